@@ -1,0 +1,35 @@
+import type { Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** Who did something: a signed-in user (web), a user through an OAuth client (API), or the system. */
+export type Actor =
+  | { type: "user"; userId: string; oauthClientId?: string | null }
+  | { type: "system" };
+
+export interface AuditInput {
+  orgId: string;
+  portalId?: string | null;
+  actor: Actor;
+  /** Dotted verb, e.g. `portal.created`, `file.uploaded`, `oauth_client.secret_rotated`. */
+  action: string;
+  targetType: string;
+  targetId?: string | null;
+  metadata?: Prisma.InputJsonValue;
+}
+
+/** Writes the audit row of a change (D28) in the caller's transaction, beside the change itself. */
+export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
+  await tx.auditLog.create({
+    data: {
+      orgId: input.orgId,
+      portalId: input.portalId ?? null,
+      actorType: input.actor.type,
+      actorUserId: input.actor.type === "user" ? input.actor.userId : null,
+      oauthClientId: input.actor.type === "user" ? (input.actor.oauthClientId ?? null) : null,
+      action: input.action,
+      targetType: input.targetType,
+      targetId: input.targetId ?? null,
+      metadata: input.metadata,
+    },
+  });
+}

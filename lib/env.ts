@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+// The only place that reads process.env. Validated once, on first use; instrumentation.ts calls
+// env() at server start so bad configuration stops the server with one clear message.
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+/** 32 bytes, given as 64 hex characters or base64. */
+const encryptionKey = z
+  .string()
+  .transform((v, ctx) => {
+    const s = v.trim();
+    const bytes = /^[0-9a-fA-F]{64}$/.test(s) ? Buffer.from(s, "hex") : Buffer.from(s, "base64");
+    if (bytes.length !== 32) {
+      ctx.addIssue({ code: "custom", message: "must be 32 bytes as 64 hex characters or base64" });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgresql:// URL" }),
+    APP_URL: z.url().default("http://localhost:3000").transform((u) => u.replace(/\/+$/, "")),
+    API_URL: optionalUrl.transform((u) => u?.replace(/\/+$/, "")),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+    APP_ENCRYPTION_KEY: encryptionKey,
+
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: z.string().default("us-east-1"),
+    S3_BUCKET: z.string().min(1).default("client-portals"),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: bool,
+
+    SMTP_URL: optionalString.pipe(
+      z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+    ),
+    EMAIL_FROM: z.string().default("Client Portals <no-reply@client-portals.local>"),
+    /** Shows captured email at /dev/mailbox in a production build too (demo and e2e servers). */
+    DEV_MAILBOX: bool,
+
+    INNGEST_EVENT_KEY: optionalString,
+    INNGEST_SIGNING_KEY: optionalString,
+    INNGEST_BASE_URL: optionalUrl,
+    INNGEST_DEV: optionalString,
+
+    OUTBOUND_ALLOW_PRIVATE: bool,
+    WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
+
+    /** Optional PEM (PKCS#8) private key for access tokens; generated and stored when unset. */
+    OAUTH_SIGNING_KEY: optionalString,
+
+    PARTNER_API_URL: optionalUrl,
+    PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
+    PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  })
+  .transform((e) => ({ ...e, API_URL: e.API_URL ?? e.APP_URL }));
+
+export type Env = z.infer<typeof schema>;
+
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigurationError";
+  }
+}
+
+/** Parses a given environment; exported for tests. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => {
+      const name = i.path.join(".") || "environment";
+      const message = i.code === "invalid_type" && i.input === undefined ? "is required" : i.message;
+      return `${name} ${message}`;
+    });
+    throw new ConfigurationError(`Invalid configuration: ${lines.join("; ")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests that change process.env call this to re-read it. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,42 @@
+// The one application error type. Domain code throws it; lib/api maps it to `{error,
+// error_description}` and a status (D3); the web maps it to a message.
+
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  api_access_disabled: 403,
+  plan_required: 403,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
+  server_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers, e.g. WWW-Authenticate or Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, description: string, headers: Record<string, string> = {}) {
+    super(description);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.headers = headers;
+  }
+}
+
+export const invalidRequest = (description: string) => new AppError("invalid_request", description);
+export const notFound = (what: string) => new AppError("not_found", `${what} not found`);
+export const conflict = (description: string) => new AppError("conflict", description);
+export const forbidden = (description: string) => new AppError("forbidden", description);
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}

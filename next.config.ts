@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Packages with native or wasm parts, or that read files next to themselves, stay external.
+  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "nodemailer", "bcryptjs"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;
