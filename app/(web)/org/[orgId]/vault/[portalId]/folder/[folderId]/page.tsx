@@ -1,0 +1,82 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Card } from "@/components/ui/card";
+import { canAccessPortal } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { listFolder } from "@/lib/files/list-folder";
+import { findPortal, isUuid } from "@/lib/portals/get-portal";
+import { portalPath } from "@/lib/portals/links";
+import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
+
+export const metadata: Metadata = { title: "Portal" };
+
+type Params = { orgId: string; portalId: string; folderId: string };
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export default async function PortalFolderPage({ params }: { params: Promise<Params> }) {
+  const { orgId, portalId, folderId } = await params;
+  const user = await requireUser(portalPath(orgId, portalId, folderId === "main" ? null : folderId));
+  if (!(await canAccessPortal(user.id, orgId, portalId))) notFound();
+  const portal = await findPortal({ orgId, portalId });
+  if (!portal) notFound();
+  const parent = folderId === "main" ? null : folderId;
+  if (parent !== null && !isUuid(parent)) notFound();
+
+  const [entries, tasks] = await Promise.all([listFolder({ orgId, portalId, folderId: parent }), listPortalTasks({ orgId, portalId })]);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex items-baseline justify-between">
+        <h1 className="text-2xl font-semibold" data-testid="portal-name">{portal.name}</h1>
+        <span className="text-sm text-slate-600">
+          {portal.workflowState?.name ?? "No workflow state"}
+          {portal.archived ? " · Archived" : ""}
+        </span>
+      </div>
+      <Card title="Files">
+        {parent ? (
+          <p className="mb-3 text-sm"><Link className="text-brand underline" href={portalPath(orgId, portalId)}>Back to the portal root</Link></p>
+        ) : null}
+        {entries.length === 0 ? (
+          <p className="text-sm text-slate-600">This folder is empty.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm">
+            {entries.map((e) => (
+              <li key={e.id} className="flex justify-between py-2">
+                {e.isFolder ? (
+                  <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>📁 {e.name}</Link>
+                ) : (
+                  <span>{e.name}</span>
+                )}
+                <span className="text-slate-500">{e.isFolder ? "Folder" : formatSize(e.size)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="Tasks">
+        {tasks.length === 0 ? (
+          <p className="text-sm text-slate-600">No tasks.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm">
+            {tasks.map((t) => (
+              <li key={t.id} className="flex justify-between py-2">
+                <span>{t.title}</span>
+                <span className={t.status === "Done" ? "text-emerald-700" : "text-amber-700"}>
+                  {t.status}
+                  {t.dueDate ? ` · due ${t.dueDate.toISOString().slice(0, 10)}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

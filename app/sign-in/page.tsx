@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { currentUser } from "@/lib/auth/session";
+import { safeReturnPath } from "@/lib/auth/safe-return";
+import { signInWithMagicLink, signInWithPassword } from "./actions";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+const MESSAGES: Record<string, string> = {
+  credentials: "That email and password do not match an account.",
+  Verification: "That sign-in link has expired or was already used. Ask for a new one.",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeReturnPath(params.callbackUrl);
+  if (await currentUser()) redirect(callbackUrl);
+  const error = typeof params.error === "string" ? (MESSAGES[params.error] ?? "Sign-in failed. Try again.") : null;
+
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
+      <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
+      {error ? <Alert>{error}</Alert> : null}
+      <Card title="Sign in">
+        <form action={signInWithPassword} className="space-y-4">
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <Input label="Email" id="email" name="email" type="email" autoComplete="email" required />
+          <Input label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
+          <Button type="submit" className="w-full">Sign in</Button>
+        </form>
+      </Card>
+      <Card title="Or get a sign-in link by email">
+        <form action={signInWithMagicLink} className="space-y-4">
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <Input label="Email" id="magic-email" name="email" type="email" autoComplete="email" required />
+          <Button type="submit" variant="secondary" className="w-full">Email me a link</Button>
+        </form>
+      </Card>
+    </main>
+  );
+}

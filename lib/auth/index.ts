@@ -1,0 +1,62 @@
+import NextAuth from "next-auth";
+import type { NextAuthConfig } from "next-auth";
+import type { EmailConfig } from "next-auth/providers";
+import Credentials from "next-auth/providers/credentials";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { verifyCredentials } from "@/lib/auth/verify-credentials";
+import { sendEmail } from "@/lib/email/send-email";
+import { magicLinkEmail } from "@/lib/email/templates/magic-link";
+
+// Members and guests sign in with email and password or with an emailed magic link. Sessions are
+// JWTs (Credentials sign-in requires it); the adapter keeps users and magic-link tokens.
+
+const magicLink: EmailConfig = {
+  id: "email",
+  type: "email",
+  name: "Email",
+  maxAge: 24 * 60 * 60,
+  normalizeIdentifier: (identifier) => identifier.trim().toLowerCase(),
+  async sendVerificationRequest({ identifier, url }) {
+    const { host } = new URL(url);
+    await sendEmail({ to: identifier, template: "magic-link", ...magicLinkEmail({ url, host }) });
+  },
+};
+
+function config(): NextAuthConfig {
+  return {
+    // The adapter is typed against `@prisma/client`; Prisma 7's generated client is the same shape.
+    adapter: PrismaAdapter(db as unknown as Parameters<typeof PrismaAdapter>[0]),
+    secret: env().AUTH_SECRET,
+    trustHost: true,
+    session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    pages: { signIn: "/sign-in", verifyRequest: "/sign-in/check-email", error: "/sign-in" },
+    providers: [
+      Credentials({
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        authorize: (input) => verifyCredentials(input),
+      }),
+      magicLink,
+    ],
+    callbacks: {
+      // Accounts are created by invitations and by organizations, never by asking for a link.
+      async signIn({ user, account }) {
+        if (account?.provider !== "email") return true;
+        const email = user.email?.trim().toLowerCase();
+        if (!email) return false;
+        return (await db.user.count({ where: { email } })) > 0;
+      },
+      jwt({ token, user }) {
+        if (user?.id) token.sub = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        return session;
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => config());
