@@ -88,7 +88,28 @@ async function main(): Promise<void> {
   if (!existsSync(lockfile)) await writeFile(lockfile, LOCKFILE_CONTENT);
 
   console.log(`Created prisma/migrations/${dirName}/${MIGRATION_FILE}`);
+  const risky = riskyStatements(script);
+  if (risky.length > 0) {
+    console.log("\nThese statements can lose data or fail on a non-empty table:");
+    for (const line of risky) console.log(`  ${line}`);
+  }
   console.log("Review it, then apply with: npm run db:migrate");
+}
+
+/**
+ * `prisma migrate dev` warns about data loss by asking the live database; we have none, so flag
+ * the statement shapes that can lose data or fail when rows exist, and let a human judge.
+ */
+function riskyStatements(script: string): string[] {
+  return script
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(
+      (line) =>
+        /\bDROP (TABLE|TYPE|COLUMN)\b/.test(line) ||
+        /\bSET DATA TYPE\b|\bSET NOT NULL\b|^CREATE UNIQUE INDEX\b/.test(line) ||
+        (/\bADD COLUMN\b.*\bNOT NULL\b/.test(line) && !/\bDEFAULT\b/.test(line)),
+    );
 }
 
 main().catch((error: unknown) => {
