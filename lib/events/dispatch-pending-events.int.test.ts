@@ -1,0 +1,248 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { resetEnvForTests } from "@/lib/env";
+import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
+import { recordEvent } from "@/lib/events/record-event";
+import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
+import { eventDataSchemas, relayedEventSchemas, type EventData } from "@/lib/events/types";
+
+// The outbox against a real PostgreSQL and a real HTTP server standing in for Inngest's event API.
+// Every test works in its own organization and dispatches only that organization's events.
+
+const EVENT_KEY = "test-event-key";
+let receiver: InngestReceiver;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  receiver = await startInngestReceiver();
+  // Cloud mode with an event key, as in production, pointed at the receiver.
+  process.env.INNGEST_BASE_URL = receiver.url;
+  process.env.INNGEST_EVENT_KEY = EVENT_KEY;
+  process.env.INNGEST_DEV = "0";
+  resetEnvForTests();
+});
+
+afterAll(async () => {
+  await receiver.close();
+  process.env = savedEnv;
+  resetEnvForTests();
+});
+
+beforeEach(async () => {
+  await receiver.listen();
+  receiver.setRefusing(false);
+  receiver.setDelay(0);
+});
+
+async function createOrg() {
+  const org = await db.organization.create({ data: { name: `events-test-${randomUUID()}` } });
+  const portal = await db.portal.create({ data: { orgId: org.id, name: "Events portal" } });
+  return { orgId: org.id, portalId: portal.id };
+}
+
+function receivedFor(orgId: string) {
+  return receiver.events.filter((e) => e.data.org_id === orgId);
+}
+
+function fileUploaded(): EventData<"file.uploaded"> {
+  return {
+    file_id: randomUUID(),
+    name: "report.pdf",
+    extension: "pdf",
+    size: 1234,
+    content_type: "application/pdf",
+    uploaded_by: randomUUID(),
+    uploaded_by_email: "ann@example.com",
+    uploaded_by_name: "Ann",
+    task_id: null,
+  };
+}
+
+class Rollback extends Error {}
+
+describe("dispatchPendingEvents", () => {
+  it("never hands over an event whose transaction rolled back", async () => {
+    const { orgId, portalId } = await createOrg();
+    let rolledBackId = "";
+    await expect(
+      db.$transaction(async (tx) => {
+        const { id } = await recordEvent(tx, {
+          orgId,
+          portalId,
+          type: "guest.invited",
+          data: { guest_email: "rolled-back@example.com", guest_name: null, invited_by: null },
+        });
+        rolledBackId = id;
+        throw new Rollback("the change failed");
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
+    const committed = await db.$transaction((tx) =>
+      recordEvent(tx, {
+        orgId,
+        portalId,
+        type: "guest.invited",
+        data: { guest_email: "committed@example.com", guest_name: "Bo", invited_by: null },
+      }),
+    );
+
+    const result = await dispatchPendingEvents({ orgId });
+
+    expect(rolledBackId).not.toBe("");
+    expect(result).toEqual({ sent: 1, failed: 0 });
+    expect(receivedFor(orgId).map((e) => e.id)).toEqual([committed.id]);
+    expect(receiver.events.some((e) => e.id === rolledBackId)).toBe(false);
+    expect(await db.event.findUnique({ where: { id: rolledBackId } })).toBeNull();
+    expect(await db.event.count({ where: { orgId } })).toBe(1);
+  });
+
+  it("keeps events pending while Inngest is down and hands them over once it is back", async () => {
+    const { orgId, portalId } = await createOrg();
+    const data = fileUploaded();
+    const { id } = await db.$transaction((tx) =>
+      recordEvent(tx, { orgId, portalId, type: "file.uploaded", data }),
+    );
+
+    await receiver.pause();
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 1 });
+    let row = await db.event.findUniqueOrThrow({ where: { id } });
+    expect(row.dispatchedAt).toBeNull();
+    expect(row.dispatchAttempts).toBe(1);
+    expect(row.lastDispatchError).toMatch(/fetch failed|ECONNREFUSED/);
+
+    await receiver.listen();
+    receiver.setRefusing(true);
+    const refusedBefore = receiver.refused;
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 1 });
+    expect(receiver.refused).toBeGreaterThan(refusedBefore);
+    row = await db.event.findUniqueOrThrow({ where: { id } });
+    expect(row.dispatchedAt).toBeNull();
+    expect(row.dispatchAttempts).toBe(2);
+    expect(row.lastDispatchError).toContain("500");
+    expect(receivedFor(orgId)).toEqual([]);
+
+    receiver.setRefusing(false);
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 1, failed: 0 });
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 0 });
+
+    row = await db.event.findUniqueOrThrow({ where: { id } });
+    expect(row.dispatchedAt).toBeInstanceOf(Date);
+    expect(row.dispatchAttempts).toBe(2);
+    expect(row.lastDispatchError).toBeNull();
+    const received = receivedFor(orgId);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      id,
+      name: "file.uploaded",
+      ts: row.occurredAt.getTime(),
+      data: { event_id: id, org_id: orgId, portal_id: portalId, ...data },
+    });
+    expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(
+      ["event_id", "org_id", "portal_id", ...Object.keys(data)].sort(),
+    );
+    expect(receiver.keys.at(-1)).toBe(EVENT_KEY);
+  });
+
+  it("sends each event once when two relays run at the same time", async () => {
+    const { orgId, portalId } = await createOrg();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { id } = await db.$transaction((tx) =>
+        recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }),
+      );
+      ids.push(id);
+    }
+    // A slow event API keeps each relay's claim open long enough for the other to run beside it.
+    receiver.setDelay(150);
+
+    const drain = async () => {
+      let sent = 0;
+      for (;;) {
+        const r = await dispatchPendingEvents({ orgId, limit: 4 });
+        expect(r.failed).toBe(0);
+        if (r.sent === 0) return sent;
+        sent += r.sent;
+      }
+    };
+    const [a, b] = await Promise.all([drain(), drain()]);
+
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+    expect(a + b).toBe(30);
+    const received = receivedFor(orgId).map((e) => e.id);
+    expect(received).toHaveLength(30);
+    expect([...received].sort()).toEqual([...ids].sort());
+    expect(await db.event.count({ where: { orgId, dispatchedAt: null } })).toBe(0);
+  });
+
+  it("hands over oldest first", async () => {
+    const { orgId } = await createOrg();
+    const ids: string[] = [];
+    for (const title of ["first", "second", "third"]) {
+      const { id } = await db.$transaction((tx) =>
+        recordEvent(tx, {
+          orgId,
+          type: "task.created",
+          data: { task_id: randomUUID(), title, action_type: "General", due_date: null, status: "Open" },
+        }),
+      );
+      ids.push(id);
+    }
+    expect(await dispatchPendingEvents({ orgId, limit: 2 })).toEqual({ sent: 2, failed: 0 });
+    expect(receivedFor(orgId).map((e) => e.id)).toEqual(ids.slice(0, 2));
+  });
+
+  it("hands over a payload that validates against its schema", async () => {
+    const { orgId, portalId } = await createOrg();
+    const fileId = randomUUID();
+    const data: EventData<"task.completed"> = {
+      task_id: randomUUID(),
+      action_type: "File Request",
+      status: "Done",
+      attached_files: [{ file_id: fileId, name: "w2.pdf" }],
+      file_id: fileId,
+    };
+    const { id } = await db.$transaction((tx) =>
+      recordEvent(tx, { orgId, portalId, type: "task.completed", data }),
+    );
+
+    await dispatchPendingEvents({ orgId });
+
+    const row = await db.event.findUniqueOrThrow({ where: { id } });
+    expect(eventDataSchemas["task.completed"].parse(row.data)).toEqual(data);
+    const received = receivedFor(orgId);
+    expect(received).toHaveLength(1);
+    const parsed = relayedEventSchemas["task.completed"].safeParse(received[0]?.data);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.data).toEqual({ event_id: id, org_id: orgId, portal_id: portalId, ...data });
+  });
+});
+
+describe("recordEvent", () => {
+  it("rejects data that does not match the event's schema, rolling back the caller's change", async () => {
+    const { orgId, portalId } = await createOrg();
+    const bad = { ...fileUploaded(), size: -1 };
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.portal.update({ where: { id: portalId }, data: { name: "renamed" } });
+        await recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: bad });
+      }),
+    ).rejects.toThrow();
+    expect(await db.event.count({ where: { orgId } })).toBe(0);
+    expect((await db.portal.findUniqueOrThrow({ where: { id: portalId } })).name).toBe("Events portal");
+  });
+
+  it("writes the event in the caller's transaction, invisible to others until commit", async () => {
+    const { orgId, portalId } = await createOrg();
+    let seenBeforeCommit = -1;
+    await db.$transaction(async (tx) => {
+      await recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() });
+      // Outside the transaction (another connection), as a relay would look.
+      seenBeforeCommit = await db.event.count({ where: { orgId } });
+      expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 0 });
+    });
+    expect(seenBeforeCommit).toBe(0);
+    expect(await db.event.count({ where: { orgId } })).toBe(1);
+    expect(receivedFor(orgId)).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import type { EventPayload } from "inngest";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { inngest } from "@/inngest/client";
+
+export type DispatchOptions = {
+  /** Most events handed over in one call (one Inngest request). */
+  limit?: number;
+  /** Only this organization's events; lets tests share a database without taking each other's. */
+  orgId?: string;
+  /** Give up on a send after this long; the events stay pending. */
+  sendTimeoutMs?: number;
+};
+
+type PendingRow = {
+  id: string;
+  orgId: string;
+  portalId: string | null;
+  type: string;
+  data: Prisma.JsonValue;
+  occurredAt: Date;
+};
+
+const DEFAULT_LIMIT = 100;
+const DEFAULT_SEND_TIMEOUT_MS = 15_000;
+/** Room for the claim and the bookkeeping around the send. */
+const TRANSACTION_MARGIN_MS = 10_000;
+
+/**
+ * Hands committed, undispatched events to Inngest, oldest first (D22).
+ *
+ * The claim is `FOR UPDATE SKIP LOCKED` in a transaction that stays open across the send, so a
+ * second relay (another process, or the cron sweep) skips rows this one holds and nothing is
+ * handed over twice by two live relays. A crash after a successful send leaves the rows pending;
+ * the next send repeats them with the same Inngest event id (the row id), which Inngest ignores
+ * within its 24-hour deduplication window. A failed send records the attempt and error on the rows,
+ * which stay pending for the next run. Events of rolled-back transactions never exist as rows.
+ */
+export async function dispatchPendingEvents(
+  options: DispatchOptions = {},
+): Promise<{ sent: number; failed: number }> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
+  const orgFilter = options.orgId ? Prisma.sql`AND "orgId" = ${options.orgId}::uuid` : Prisma.empty;
+
+  return db.$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<PendingRow[]>`
+        SELECT "id", "orgId", "portalId", "type", "data", "occurredAt"
+        FROM "Event"
+        WHERE "dispatchedAt" IS NULL ${orgFilter}
+        ORDER BY "createdAt", "id"
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED`;
+      if (rows.length === 0) return { sent: 0, failed: 0 };
+      const ids = rows.map((r) => r.id);
+
+      try {
+        await withTimeout(inngest.send(rows.map(toInngestEvent)), sendTimeoutMs);
+      } catch (err) {
+        await tx.event.updateMany({
+          where: { id: { in: ids } },
+          data: { dispatchAttempts: { increment: 1 }, lastDispatchError: describe(err) },
+        });
+        return { sent: 0, failed: rows.length };
+      }
+      await tx.event.updateMany({
+        where: { id: { in: ids } },
+        data: { dispatchedAt: new Date(), lastDispatchError: null },
+      });
+      return { sent: rows.length, failed: 0 };
+    },
+    { timeout: sendTimeoutMs + TRANSACTION_MARGIN_MS },
+  );
+}
+
+/**
+ * The Inngest event for an outbox row. The row id is the Inngest event id (its idempotency key) and
+ * `event_id` in the data, so every consumer can name the event the same way (D21).
+ */
+function toInngestEvent(row: PendingRow): EventPayload {
+  const own = isJsonObject(row.data) ? row.data : {};
+  return {
+    id: row.id,
+    name: row.type,
+    data: { event_id: row.id, org_id: row.orgId, portal_id: row.portalId, ...own },
+    ts: row.occurredAt.getTime(),
+  };
+}
+
+function isJsonObject(value: Prisma.JsonValue): value is Prisma.JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  // A send that outlives the deadline may still land; that is harmless, as the repeat carries the
+  // same event ids. Its late rejection must not become an unhandled one.
+  promise.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Inngest send timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The error as stored on the rows; fetch hides the reason (e.g. ECONNREFUSED) in `cause`. */
+function describe(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
+  return `${message}${cause}`.slice(0, 1000);
+}

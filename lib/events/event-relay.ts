@@ -1,0 +1,135 @@
+import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
+
+// The in-process relay: a timer chain (never setInterval, so runs cannot overlap) that hands the
+// outbox to Inngest. The cron sweep in inngest/functions is the second safety net; both may run,
+// as dispatchPendingEvents skips rows another relay holds.
+
+type Dispatch = (options: { limit: number }) => Promise<{ sent: number; failed: number }>;
+
+export type EventRelayOptions = {
+  /** Pause between runs while Inngest accepts events. */
+  intervalMs?: number;
+  /** Upper bound of the backoff while sends fail (it starts at intervalMs and doubles). */
+  maxBackoffMs?: number;
+  /** Events per run; a full batch is followed at once by another run. */
+  limit?: number;
+  /** Defaults to dispatchPendingEvents; tests narrow it to their organization. */
+  dispatch?: Dispatch;
+};
+
+export type EventRelayHandle = { stop(): Promise<void> };
+
+class EventRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private failures = 0;
+  private current: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly maxBackoffMs: number,
+    private readonly limit: number,
+    private readonly dispatch: Dispatch,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  kick(): void {
+    // While Inngest is failing, kicks from every request would only hammer it; the backoff rules.
+    if (this.stopped || this.failures > 0) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.current;
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.current = this.run();
+    }, ms);
+    // A pending relay run must not keep a process (a script, a test worker) alive.
+    this.timer.unref();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        const { sent, failed } = await this.dispatch({ limit: this.limit });
+        if (failed > 0) {
+          this.fail(`${failed} event(s) not accepted by Inngest; they stay pending`);
+          break;
+        }
+        this.recover();
+        if (sent >= this.limit) this.again = true;
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.fail(`relay run failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.running = false;
+      if (!this.stopped) this.schedule(this.nextDelay());
+    }
+  }
+
+  private fail(message: string): void {
+    this.failures += 1;
+    // One line when the outage starts, not one per retry; the rows carry the last error.
+    if (this.failures === 1) console.warn(`[event-relay] ${message}; backing off`);
+  }
+
+  private recover(): void {
+    if (this.failures > 0) console.info(`[event-relay] recovered after ${this.failures} failed run(s)`);
+    this.failures = 0;
+  }
+
+  private nextDelay(): number {
+    if (this.failures === 0) return this.intervalMs;
+    return Math.min(this.intervalMs * 2 ** (this.failures - 1), this.maxBackoffMs);
+  }
+}
+
+// One relay per process; on globalThis because Next.js dev reloads modules.
+const globalForRelay = globalThis as unknown as { __eventRelay?: EventRelay };
+
+/**
+ * Starts the process's relay (started from instrumentation.ts); a second call while one runs
+ * returns a handle to the same relay.
+ */
+export function startEventRelay(options: EventRelayOptions = {}): EventRelayHandle {
+  let relay = globalForRelay.__eventRelay;
+  if (!relay) {
+    relay = new EventRelay(
+      options.intervalMs ?? 1_000,
+      options.maxBackoffMs ?? 30_000,
+      options.limit ?? 100,
+      options.dispatch ?? dispatchPendingEvents,
+    );
+    globalForRelay.__eventRelay = relay;
+    relay.start();
+  }
+  const started = relay;
+  return {
+    stop: async () => {
+      if (globalForRelay.__eventRelay === started) globalForRelay.__eventRelay = undefined;
+      await started.stop();
+    },
+  };
+}
+
+/**
+ * Asks the relay to run now; domain code calls it after committing a transaction that recorded
+ * events. Never throws; without a running relay the events wait for the cron sweep.
+ */
+export function kickEventRelay(): void {
+  globalForRelay.__eventRelay?.kick();
+}

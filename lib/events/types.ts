@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+// The one list of event types. Each schema holds only the event's own fields (spec section 6 and
+// D21); the common webhook fields (org_id, portal_id, portal_name, external_system_ids, timestamp,
+// event_id) are added at delivery time, so a portal renamed before delivery shows its current name.
+// Schemas carry no transforms or defaults: Inngest's eventType() refuses schemas whose input and
+// output types differ, and the stored row must be exactly what the caller meant.
+
+const id = z.uuid();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** Task action types as the API spells them (spec section 2). */
+export const taskActionTypes = ["Question?", "File Request", "Sign Document", "Fill Form", "General"] as const;
+export const taskStatuses = ["Open", "Done"] as const;
+
+export const eventDataSchemas = {
+  "portal.created": z.strictObject({
+    /** User id of the creator; null when the creator is gone. */
+    created_by: z.string().nullable(),
+    tags: z.array(z.string()),
+    is_template: z.boolean(),
+  }),
+  "portal.workflow_changed": z.strictObject({
+    workflow_state_id: id,
+    workflow_state_name: z.string(),
+    /** Null when the portal had no workflow state before. */
+    previous_workflow_state_name: z.string().nullable(),
+  }),
+  "file.uploaded": z.strictObject({
+    file_id: id,
+    name: z.string(),
+    extension: z.string(),
+    size: z.int().nonnegative(),
+    content_type: z.string(),
+    uploaded_by: z.string().nullable(),
+    uploaded_by_email: z.string().nullable(),
+    uploaded_by_name: z.string().nullable(),
+    /** Set when the file is attached to a task. */
+    task_id: id.nullable(),
+  }),
+  "file.signed": z.strictObject({
+    file_id: id,
+    name: z.string(),
+    task_id: id.nullable(),
+    signed_by_email: z.string().nullable(),
+    signed_by_name: z.string().nullable(),
+    signed_at: isoDateTime,
+  }),
+  "task.created": z.strictObject({
+    task_id: id,
+    title: z.string(),
+    action_type: z.enum(taskActionTypes),
+    due_date: isoDateTime.nullable(),
+    status: z.enum(taskStatuses),
+  }),
+  "task.completed": z.strictObject({
+    task_id: id,
+    action_type: z.enum(taskActionTypes),
+    status: z.enum(taskStatuses),
+    attached_files: z.array(z.strictObject({ file_id: id, name: z.string() })),
+    /** Only for a File Request fulfilled by an upload: the completing file. */
+    file_id: id.optional(),
+  }),
+  "guest.invited": z.strictObject({
+    guest_email: z.email(),
+    guest_name: z.string().nullable(),
+    /** User id of the inviting member. */
+    invited_by: z.string().nullable(),
+  }),
+  // Internal: never delivered to webhooks.
+  /** The partner id was cleared; the partner gets a `portal.unlinked` notice (spec section 6). */
+  "portal.unlinked": z.strictObject({
+    customer_id: z.string().regex(/^[0-9]{6}$/),
+  }),
+  /** A portal's partner id was saved or cleared; starts verification (spec partner_link.status). */
+  "partner.link_changed": z.strictObject({
+    customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
+    previous_customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
+  }),
+} as const;
+
+export type EventType = keyof typeof eventDataSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+
+export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
+
+/** The events a webhook may subscribe to (spec section 6); the others are internal. */
+export const subscribableEventTypes = [
+  "portal.created",
+  "portal.workflow_changed",
+  "file.uploaded",
+  "file.signed",
+  "task.created",
+  "task.completed",
+  "guest.invited",
+] as const satisfies readonly EventType[];
+export type SubscribableEventType = (typeof subscribableEventTypes)[number];
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(eventDataSchemas, value);
+}
+
+/** Fields the relay puts in front of the event's own data when handing it to Inngest. */
+const envelope = z.object({
+  /** The Event row id; also the Inngest event id, and `event_id` in webhook payloads (D21). */
+  event_id: id,
+  org_id: id,
+  portal_id: id.nullable(),
+});
+
+function withEnvelope<S extends z.core.$ZodShape>(own: z.ZodObject<S>) {
+  return envelope.extend(own.shape);
+}
+
+/** The `data` of each event as Inngest functions receive it: envelope plus the event's fields. */
+export const relayedEventSchemas = {
+  "portal.created": withEnvelope(eventDataSchemas["portal.created"]),
+  "portal.workflow_changed": withEnvelope(eventDataSchemas["portal.workflow_changed"]),
+  "file.uploaded": withEnvelope(eventDataSchemas["file.uploaded"]),
+  "file.signed": withEnvelope(eventDataSchemas["file.signed"]),
+  "task.created": withEnvelope(eventDataSchemas["task.created"]),
+  "task.completed": withEnvelope(eventDataSchemas["task.completed"]),
+  "guest.invited": withEnvelope(eventDataSchemas["guest.invited"]),
+  "portal.unlinked": withEnvelope(eventDataSchemas["portal.unlinked"]),
+  "partner.link_changed": withEnvelope(eventDataSchemas["partner.link_changed"]),
+} as const satisfies Record<EventType, z.ZodObject>;
+
+export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;
