@@ -70,7 +70,7 @@ export interface EngineOptions {
 // wasm-bindgen reports Rust panics through this global before trapping; without it the panic
 // message is lost and the trap says only "unreachable".
 interface PanicRegistry {
-  get(): string;
+  get?(): string; // Prisma's own registry has it; we don't rely on another one having it.
   set_message(message: string): void;
 }
 declare global {
@@ -159,7 +159,7 @@ async function withEngine<T>(
       // A trapped wasm instance is unusable; the next call gets a fresh one.
       wasmReady = undefined;
       engine = undefined;
-      const detail = globalThis.PRISMA_WASM_PANIC_REGISTRY?.get() ?? "";
+      const detail = globalThis.PRISMA_WASM_PANIC_REGISTRY?.get?.() ?? "";
       throw new Error(`Schema engine panicked: ${detail || String(error)}`, { cause: error });
     }
     throw error;
