@@ -36,7 +36,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <Card title="Or get a sign-in link by email">
         <form action={signInWithMagicLink} className="space-y-4">
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
-          <Input label="Email" id="magic-email" name="email" type="email" autoComplete="email" required />
+          <Input label="Email for a sign-in link" id="magic-email" name="email" type="email" autoComplete="email" required />
           <Button type="submit" variant="secondary" className="w-full">Email me a link</Button>
         </form>
       </Card>
