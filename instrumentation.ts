@@ -1,0 +1,10 @@
+// Runs once when a server process starts (next dev / next start).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Bad configuration stops the server here, with one message naming the variable.
+  const { env } = await import("@/lib/env");
+  env();
+  // Hand events recorded by committed transactions to Inngest (D22).
+  const { startEventRelay } = await import("@/lib/events/event-relay");
+  startEventRelay({ intervalMs: 1_000 });
+}
