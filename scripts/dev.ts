@@ -1,0 +1,90 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { loadDevSecrets } from "./lib/dev-secrets";
+import { startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
+import { applyMigrations } from "./lib/schema-engine";
+
+// `npm run dev`: the whole product on a machine with only Node.js. Every service that is not
+// configured is started embedded, with its data under .data/ so that a restart keeps it.
+
+const root = resolve(import.meta.dirname, "..");
+const dataDir = resolve(root, ".data");
+const port = Number(process.env.PORT ?? 3000);
+const stops: Array<() => Promise<void>> = [];
+
+function log(line: string): void {
+  process.stdout.write(`[dev] ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (!env.AUTH_SECRET || !env.APP_ENCRYPTION_KEY) {
+    const secrets = loadDevSecrets(resolve(dataDir, "secrets.json"));
+    env.AUTH_SECRET ??= secrets.AUTH_SECRET;
+    env.APP_ENCRYPTION_KEY ??= secrets.APP_ENCRYPTION_KEY;
+  }
+  env.APP_URL ??= `http://localhost:${port}`;
+
+  if (!env.DATABASE_URL) {
+    const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "pglite"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
+    stops.push(pg.stop);
+    env.DATABASE_URL = pg.url;
+    log(`embedded PostgreSQL (PGlite) at ${pg.url}, data in .data/pglite`);
+  }
+  if (!env.S3_ENDPOINT) {
+    const s3 = await startEmbeddedS3({ dataDir: resolve(dataDir, "s3"), port: Number(env.EMBEDDED_S3_PORT ?? 54330), bucket: env.S3_BUCKET ?? "client-portals" });
+    stops.push(s3.stop);
+    Object.assign(env, {
+      S3_ENDPOINT: s3.endpoint,
+      S3_BUCKET: s3.bucket,
+      S3_REGION: s3.region,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    log(`embedded S3 at ${s3.endpoint}, data in .data/s3`);
+  }
+  if (!env.SMTP_URL) log(`email is captured, not sent: read it at ${env.APP_URL}/dev/mailbox`);
+
+  const { applied } = await applyMigrations(env.DATABASE_URL);
+  log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
+
+  // The seed uses the application's own modules, which read their configuration from process.env.
+  Object.assign(process.env, env);
+  const { seedDemo, DEMO } = await import("./seed");
+  const seeded = await seedDemo();
+  log(seeded.created ? "seeded the demo organization" : "demo organization already present");
+
+  const next = spawn(process.execPath, [resolve(root, "node_modules/next/dist/bin/next"), "dev", "-p", String(port)], {
+    cwd: root,
+    env,
+    stdio: ["inherit", "pipe", "inherit"],
+  });
+  let announced = false;
+  next.stdout.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (!announced && /Ready|ready/.test(chunk.toString())) {
+      announced = true;
+      log("");
+      log(`Client Portals is running at ${env.APP_URL}`);
+      log(`Demo sign-in: ${DEMO.admin.email} / ${DEMO.password} (admin)`);
+      log(`              ${DEMO.member.email} / ${DEMO.password} (member), ${DEMO.guest.email} / ${DEMO.password} (guest)`);
+      log(`Background jobs: run \`npx inngest-cli dev -u ${env.APP_URL}/api/inngest\` where it can be installed;`);
+      log("events wait in the database until it is reachable.");
+    }
+  });
+  const shutdown = async (code: number) => {
+    next.kill("SIGTERM");
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    process.exit(code);
+  };
+  next.on("exit", (code) => void shutdown(code ?? 0));
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+}
+
+main().catch(async (e: unknown) => {
+  process.stderr.write(`[dev] failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  process.exit(1);
+});
