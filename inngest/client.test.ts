@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetEnvForTests } from "@/lib/env";
+
+// The client reads its configuration when used, not at import (see inngest/client.ts).
+
+const savedEnv = { ...process.env };
+
+afterEach(() => {
+  process.env = { ...savedEnv };
+  resetEnvForTests();
+  vi.resetModules();
+});
+
+describe("inngest client", () => {
+  it("imports, with its functions and route, when nothing is configured", async () => {
+    process.env = { NODE_ENV: "production" };
+    resetEnvForTests();
+    const { inngest, events } = await import("@/inngest/client");
+    const { functions } = await import("@/inngest/functions");
+    const route = await import("@/app/api/inngest/route");
+    expect(inngest.id).toBe("client-portals");
+    expect(Object.keys(events)).toContain("file.uploaded");
+    expect(functions.length).toBeGreaterThan(0);
+    expect(typeof route.PUT).toBe("function");
+  });
+
+  it("follows the environment at each use", async () => {
+    // After resetModules, the client's lib/env is a fresh instance: reset that one.
+    const { resetEnvForTests } = await import("@/lib/env");
+    const { inngest } = await import("@/inngest/client");
+
+    process.env.INNGEST_DEV = "0";
+    process.env.INNGEST_EVENT_KEY = "ek-one";
+    process.env.INNGEST_SIGNING_KEY = "signkey-test-0123";
+    process.env.INNGEST_BASE_URL = "http://127.0.0.1:1111";
+    resetEnvForTests();
+    expect(inngest.mode).toBe("cloud");
+    expect(inngest.eventKey).toBe("ek-one");
+    expect(inngest.signingKey).toBe("signkey-test-0123");
+    expect(inngest.eventBaseUrl).toBe("http://127.0.0.1:1111");
+
+    process.env.INNGEST_DEV = "1";
+    delete process.env.INNGEST_EVENT_KEY;
+    delete process.env.INNGEST_BASE_URL;
+    resetEnvForTests();
+    expect(inngest.mode).toBe("dev");
+    expect(inngest.eventBaseUrl).toBe("http://127.0.0.1:8288");
+    expect(inngest.apiBaseUrl).toBe("http://127.0.0.1:8288");
+  });
+});

@@ -1,0 +1,49 @@
+import { eventType, Inngest, type ClientOptions } from "inngest";
+import { env } from "@/lib/env";
+import { relayedEventSchemas } from "@/lib/events/types";
+import { inngestSettings } from "@/inngest/config";
+
+// Configuration is read when the SDK needs it, not at import: `next build` imports the route that
+// serves the functions without a runtime environment, and env() throws when DATABASE_URL is
+// missing. Inngest 4.24 reads these options through `this.options.<name>` on every send and
+// request (components/Inngest.js: eventKey, eventBaseUrl, apiBaseUrl, mode, signingKey), so
+// getters keep them current; inngest/client.test.ts fails if an upgrade starts copying them.
+const options = {
+  id: "client-portals",
+  get isDev() {
+    return inngestSettings(env()).isDev;
+  },
+  get baseUrl() {
+    return inngestSettings(env()).baseUrl;
+  },
+  get eventKey() {
+    return inngestSettings(env()).eventKey;
+  },
+  get signingKey() {
+    return inngestSettings(env()).signingKey;
+  },
+} satisfies ClientOptions;
+
+export const inngest = new Inngest(options);
+
+/**
+ * Typed events (Inngest 4 `eventType`, replacing v3's EventSchemas), for triggers:
+ * `inngest.createFunction({ id, triggers: [events["file.uploaded"]] }, ({ event }) => ...)`.
+ * The relay is the only sender; it sends plain payloads so that a row written under an older
+ * schema still leaves the outbox (see lib/events/dispatch-pending-events.ts).
+ */
+export const events = {
+  "portal.created": eventType("portal.created", { schema: relayedEventSchemas["portal.created"] }),
+  "portal.workflow_changed": eventType("portal.workflow_changed", {
+    schema: relayedEventSchemas["portal.workflow_changed"],
+  }),
+  "file.uploaded": eventType("file.uploaded", { schema: relayedEventSchemas["file.uploaded"] }),
+  "file.signed": eventType("file.signed", { schema: relayedEventSchemas["file.signed"] }),
+  "task.created": eventType("task.created", { schema: relayedEventSchemas["task.created"] }),
+  "task.completed": eventType("task.completed", { schema: relayedEventSchemas["task.completed"] }),
+  "guest.invited": eventType("guest.invited", { schema: relayedEventSchemas["guest.invited"] }),
+  "portal.unlinked": eventType("portal.unlinked", { schema: relayedEventSchemas["portal.unlinked"] }),
+  "partner.link_changed": eventType("partner.link_changed", {
+    schema: relayedEventSchemas["partner.link_changed"],
+  }),
+};

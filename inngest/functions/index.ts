@@ -1,0 +1,4 @@
+import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
+
+/** Every function the app serves at /api/inngest. */
+export const functions = [eventsRelaySweep];
