@@ -1,0 +1,102 @@
+/**
+ * The services a test run needs, fresh every time: a database with all migrations applied and an
+ * S3 bucket. Shared by the integration tier's global setup and the end-to-end server.
+ *
+ * With DATABASE_URL set (CI, or a developer with PostgreSQL) only its server and credentials are
+ * used: the run gets its own database on that server, dropped and recreated, so it never touches
+ * the database the URL names. Without it, an embedded PGlite in a temporary directory. S3 is
+ * always the embedded one: there is no shared S3 to point tests at.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import pg from "pg";
+
+import { startEmbeddedPostgres, startEmbeddedS3 } from "../lib/embedded.ts";
+import { applyMigrations, quoteIdentifier } from "../lib/schema-engine.ts";
+
+export interface TestServices {
+  /** Variables for the code under test: DATABASE_URL, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY. */
+  env: Record<string, string>;
+  /** How the database was provided, for log lines. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestServices(options: {
+  /** Database to (re)create on DATABASE_URL's server, e.g. `client_portals_test`. */
+  databaseName: string;
+  /** Prefix of the temporary directory holding PGlite's and s3rver's data. */
+  tmpPrefix: string;
+}): Promise<TestServices> {
+  const dir = await mkdtemp(path.join(tmpdir(), options.tmpPrefix));
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async (): Promise<void> => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+    stops.length = 0;
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    let databaseUrl: string;
+    let description: string;
+    const serverUrl = process.env["DATABASE_URL"];
+    if (serverUrl) {
+      databaseUrl = await recreateDatabase(serverUrl, options.databaseName);
+      description = `PostgreSQL database ${options.databaseName} on ${new URL(serverUrl).host}, recreated`;
+    } else {
+      const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pglite"), port: 0 });
+      stops.push(embedded.stop);
+      databaseUrl = embedded.url;
+      description = `embedded PGlite at ${embedded.url}`;
+    }
+    await applyMigrations(databaseUrl);
+
+    const s3 = await startEmbeddedS3({ dataDir: path.join(dir, "s3"), port: 0, bucket: "client-portals-test" });
+    stops.push(s3.stop);
+
+    return {
+      env: {
+        DATABASE_URL: databaseUrl,
+        S3_ENDPOINT: s3.endpoint,
+        S3_BUCKET: s3.bucket,
+        S3_REGION: s3.region,
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        S3_FORCE_PATH_STYLE: "true",
+        // Fresh per run: nothing a test run signs or encrypts outlives it.
+        AUTH_SECRET: process.env["AUTH_SECRET"] ?? randomBytes(32).toString("base64url"),
+        APP_ENCRYPTION_KEY: process.env["APP_ENCRYPTION_KEY"] ?? randomBytes(32).toString("hex"),
+      },
+      description,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Drops and recreates `name` on the server of `serverUrl`, returning a URL for it with the same
+ * credentials and options. Connects through the server's `postgres` database, which always
+ * exists, so the URL may name any database (even `name` itself).
+ */
+export async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new URL(serverUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    // FORCE ends sessions a crashed earlier run may have left behind (PostgreSQL 13+).
+    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return url.toString();
+}

@@ -1,0 +1,47 @@
+import { fileURLToPath } from "node:url";
+
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+// Never test files: dependencies, build output, the Playwright suite, Prisma's generated client.
+const exclude = ["**/node_modules/**", "**/.next/**", "e2e/**", "lib/generated/**", ".data/**"];
+
+export default defineConfig({
+  resolve: {
+    // tsconfig's "@/*": ["./*"]. A regex so that scoped packages (@prisma/..., @aws-sdk/...) are
+    // left alone.
+    alias: [{ find: /^@\//, replacement: `${root}/` }],
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["**/*.test.ts"],
+          exclude: [...exclude, "**/*.int.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["**/*.int.test.ts"],
+          exclude,
+          globalSetup: ["scripts/test/global-setup.ts"],
+          setupFiles: ["scripts/test/integration-env.ts"],
+          // One database and one bucket for the whole run, and 2 CPU cores in CI: files run one
+          // after another, so tests never race each other's rows or starve the embedded servers.
+          fileParallelism: false,
+          maxWorkers: 1,
+          // Real servers, migrations, and PGlite (wasm) on a slow machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
