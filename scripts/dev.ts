@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     env.APP_ENCRYPTION_KEY ??= secrets.APP_ENCRYPTION_KEY;
   }
   env.APP_URL ??= `http://localhost:${port}`;
+  env.NEXT_TELEMETRY_DISABLED ??= "1";
 
   if (!env.DATABASE_URL) {
     const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "pglite"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
