@@ -4,6 +4,12 @@ import { resetEnvForTests } from "@/lib/env";
 // The client reads its configuration when used, not at import (see inngest/client.ts).
 
 const savedEnv = { ...process.env };
+// What env() requires besides Inngest's variables; nothing here connects to them.
+const required = {
+  DATABASE_URL: "postgresql://unused@127.0.0.1:1/unused",
+  AUTH_SECRET: "unit-test-secret-unit-test-secret-0123",
+  APP_ENCRYPTION_KEY: "0".repeat(64),
+};
 
 afterEach(() => {
   process.env = { ...savedEnv };
@@ -29,6 +35,7 @@ describe("inngest client", () => {
     const { resetEnvForTests } = await import("@/lib/env");
     const { inngest } = await import("@/inngest/client");
 
+    Object.assign(process.env, required);
     process.env.INNGEST_DEV = "0";
     process.env.INNGEST_EVENT_KEY = "ek-one";
     process.env.INNGEST_SIGNING_KEY = "signkey-test-0123";

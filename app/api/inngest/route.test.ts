@@ -28,6 +28,10 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // What env() requires besides Inngest's variables; nothing here connects to them.
+  process.env.DATABASE_URL = "postgresql://unused@127.0.0.1:1/unused";
+  process.env.AUTH_SECRET = "unit-test-secret-unit-test-secret-0123";
+  process.env.APP_ENCRYPTION_KEY = "0".repeat(64);
   process.env.INNGEST_DEV = "1";
   process.env.INNGEST_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   delete process.env.INNGEST_EVENT_KEY;
