@@ -35,6 +35,11 @@ const TRANSACTION_MARGIN_MS = 10_000;
  * the next send repeats them with the same Inngest event id (the row id), which Inngest ignores
  * within its 24-hour deduplication window. A failed send records the attempt and error on the rows,
  * which stay pending for the next run. Events of rolled-back transactions never exist as rows.
+ *
+ * On the embedded PGlite (`npm run dev`, tests without DATABASE_URL) every connection shares one
+ * session, so this transaction holds the whole database for the length of the send: about 2 s
+ * when the Dev Server is not running (the SDK retries 5 times). A lease column claimed with
+ * UPDATE ... RETURNING would let the send happen outside any transaction.
  */
 export async function dispatchPendingEvents(
   options: DispatchOptions = {},
@@ -60,7 +65,7 @@ export async function dispatchPendingEvents(
       } catch (err) {
         await tx.event.updateMany({
           where: { id: { in: ids } },
-          data: { dispatchAttempts: { increment: 1 }, lastDispatchError: describe(err) },
+          data: { dispatchAttempts: { increment: 1 }, lastDispatchError: errorText(err) },
         });
         return { sent: 0, failed: rows.length };
       }
@@ -76,7 +81,9 @@ export async function dispatchPendingEvents(
 
 /**
  * The Inngest event for an outbox row. The row id is the Inngest event id (its idempotency key) and
- * `event_id` in the data, so every consumer can name the event the same way (D21).
+ * `event_id` in the data, so every consumer can name the event the same way (D21). A plain payload,
+ * not `events[type].create()`: validation was done when the row was written, and a row written
+ * under an older schema must still leave the outbox.
  */
 function toInngestEvent(row: PendingRow): EventPayload {
   const own = isJsonObject(row.data) ? row.data : {};
@@ -104,7 +111,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** The error as stored on the rows; fetch hides the reason (e.g. ECONNREFUSED) in `cause`. */
-function describe(err: unknown): string {
+function errorText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
   return `${message}${cause}`.slice(0, 1000);
