@@ -19,27 +19,26 @@ type PendingRow = {
   type: string;
   data: Prisma.JsonValue;
   occurredAt: Date;
+  createdAt: Date;
 };
 
 const DEFAULT_LIMIT = 100;
 const DEFAULT_SEND_TIMEOUT_MS = 15_000;
-/** Room for the claim and the bookkeeping around the send. */
-const TRANSACTION_MARGIN_MS = 10_000;
+/** A claim outlives the send by this much; after it, a crashed relay's rows are taken again. */
+const LEASE_MARGIN_MS = 10_000;
 
 /**
  * Hands committed, undispatched events to Inngest, oldest first (D22).
  *
- * The claim is `FOR UPDATE SKIP LOCKED` in a transaction that stays open across the send, so a
- * second relay (another process, or the cron sweep) skips rows this one holds and nothing is
- * handed over twice by two live relays. A crash after a successful send leaves the rows pending;
- * the next send repeats them with the same Inngest event id (the row id), which Inngest ignores
- * within its 24-hour deduplication window. A failed send records the attempt and error on the rows,
- * which stay pending for the next run. Events of rolled-back transactions never exist as rows.
- *
- * On the embedded PGlite (`npm run dev`, tests without DATABASE_URL) every connection shares one
- * session, so this transaction holds the whole database for the length of the send: about 2 s
- * when the Dev Server is not running (the SDK retries 5 times). A lease column claimed with
- * UPDATE ... RETURNING would let the send happen outside any transaction.
+ * The claim is one `UPDATE ... RETURNING` that leases the rows (`FOR UPDATE SKIP LOCKED` in its
+ * subquery), so a second relay (another process, or the cron sweep) skips rows this one holds and
+ * nothing is handed over twice by two live relays. The send happens outside any transaction: on
+ * the embedded PGlite every connection shares one session, and an open transaction would hold the
+ * whole database for the length of the send. A crash after a successful send leaves the rows
+ * pending until the lease ends; the next send repeats them with the same Inngest event id (the row
+ * id), which Inngest ignores within its 24-hour deduplication window. A failed send records the
+ * attempt and error and releases the rows for the next run. Events of rolled-back transactions
+ * never exist as rows.
  */
 export async function dispatchPendingEvents(
   options: DispatchOptions = {},
@@ -47,36 +46,38 @@ export async function dispatchPendingEvents(
   const limit = options.limit ?? DEFAULT_LIMIT;
   const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
   const orgFilter = options.orgId ? Prisma.sql`AND "orgId" = ${options.orgId}::uuid` : Prisma.empty;
+  const leaseUntil = new Date(Date.now() + sendTimeoutMs + LEASE_MARGIN_MS);
 
-  return db.$transaction(
-    async (tx) => {
-      const rows = await tx.$queryRaw<PendingRow[]>`
-        SELECT "id", "orgId", "portalId", "type", "data", "occurredAt"
-        FROM "Event"
-        WHERE "dispatchedAt" IS NULL ${orgFilter}
-        ORDER BY "createdAt", "id"
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED`;
-      if (rows.length === 0) return { sent: 0, failed: 0 };
-      const ids = rows.map((r) => r.id);
+  const claimed = await db.$queryRaw<PendingRow[]>`
+    UPDATE "Event" SET "dispatchLeaseUntil" = ${leaseUntil}
+    WHERE "id" IN (
+      SELECT "id" FROM "Event"
+      WHERE "dispatchedAt" IS NULL
+        AND ("dispatchLeaseUntil" IS NULL OR "dispatchLeaseUntil" < now())
+        ${orgFilter}
+      ORDER BY "createdAt", "id"
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"`;
+  if (claimed.length === 0) return { sent: 0, failed: 0 };
+  // RETURNING keeps no order; Inngest gets the batch oldest first.
+  const rows = claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  const ids = rows.map((r) => r.id);
 
-      try {
-        await withTimeout(inngest.send(rows.map(toInngestEvent)), sendTimeoutMs);
-      } catch (err) {
-        await tx.event.updateMany({
-          where: { id: { in: ids } },
-          data: { dispatchAttempts: { increment: 1 }, lastDispatchError: errorText(err) },
-        });
-        return { sent: 0, failed: rows.length };
-      }
-      await tx.event.updateMany({
-        where: { id: { in: ids } },
-        data: { dispatchedAt: new Date(), lastDispatchError: null },
-      });
-      return { sent: rows.length, failed: 0 };
-    },
-    { timeout: sendTimeoutMs + TRANSACTION_MARGIN_MS },
-  );
+  try {
+    await withTimeout(inngest.send(rows.map(toInngestEvent)), sendTimeoutMs);
+  } catch (err) {
+    await db.event.updateMany({
+      where: { id: { in: ids } },
+      data: { dispatchAttempts: { increment: 1 }, lastDispatchError: errorText(err), dispatchLeaseUntil: null },
+    });
+    return { sent: 0, failed: rows.length };
+  }
+  await db.event.updateMany({
+    where: { id: { in: ids } },
+    data: { dispatchedAt: new Date(), lastDispatchError: null, dispatchLeaseUntil: null },
+  });
+  return { sent: rows.length, failed: 0 };
 }
 
 /**

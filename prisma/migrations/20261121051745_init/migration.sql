@@ -438,6 +438,7 @@ CREATE TABLE "Event" (
     "data" JSONB NOT NULL DEFAULT '{}',
     "occurredAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "dispatchedAt" TIMESTAMP(3),
+    "dispatchLeaseUntil" TIMESTAMP(3),
     "dispatchAttempts" INTEGER NOT NULL DEFAULT 0,
     "lastDispatchError" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
