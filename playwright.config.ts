@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env["E2E_PORT"] ?? 3100);
+// localhost, like APP_URL in scripts/e2e-server.ts (which says why): the browser must use the
+// same host as the links and redirects the app makes.
+const baseURL = `http://localhost:${port}`;
+const ci = !!process.env["CI"];
+
+// Debian's chromium package where installed (CI installs it, see .ci/run): Playwright's own
+// browser download is not available here. Elsewhere, Playwright's bundled Chromium.
+const systemChromium = "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  // One server, one database, 2 CPU cores: tests run one at a time and may build on shared data.
+  workers: 1,
+  fullyParallel: false,
+  retries: ci ? 1 : 0,
+  forbidOnly: ci,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // The JSON report is what scripts/test.ts counts tests from.
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
+          // Running as root in a container, no GPU, and no network beyond the app: nothing
+          // that phones home, updates itself or waits on sync.
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // The production build on fresh services (see scripts/e2e-server.ts); the build itself is
+    // made beforehand (`npm test` runs `next build` before this tier).
+    command: "node --import tsx scripts/e2e-server.ts",
+    url: `${baseURL}/sign-in`,
+    env: { E2E_PORT: String(port) },
+    // Migrations and the seed on PGlite take a while on a slow machine.
+    timeout: 180_000,
+    // Always a server for this run's build and a fresh database, unless asked otherwise.
+    reuseExistingServer: process.env["E2E_REUSE_SERVER"] === "1",
+    stdout: "pipe",
+    stderr: "pipe",
+    // SIGTERM lets the server stop PGlite/S3 and remove its temporary directory.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+  },
+});

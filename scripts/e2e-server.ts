@@ -1,0 +1,101 @@
+/**
+ * The server the end-to-end tests run against (Playwright's webServer, see playwright.config.ts):
+ * the production build (`next start`, built beforehand by `next build`) on fresh services:
+ *
+ * - a database with all migrations and the demo seed: DATABASE_URL's server with its own
+ *   database `client_portals_e2e`, dropped and recreated, or an embedded PGlite;
+ * - an embedded S3 bucket;
+ * - both in a temporary directory that is removed on SIGTERM/SIGINT.
+ *
+ * Usage: node --import tsx scripts/e2e-server.ts   (port: E2E_PORT, default 3100)
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { startTestServices, type TestServices } from "./test/services.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const port = Number(process.env["E2E_PORT"] ?? 3100);
+// "localhost", not 127.0.0.1: Next.js rewrites loopback IPs in request URLs to "localhost" (NextURL),
+// so Auth.js builds its URLs and redirects on localhost whatever the browser used; with
+// 127.0.0.1 the session cookie and the redirect target would be on different hosts.
+// The server still listens on 127.0.0.1 only.
+const appUrl = `http://localhost:${port}`;
+
+let services: TestServices | undefined;
+let next: ChildProcess | undefined;
+let shuttingDown = false;
+
+function log(line: string): void {
+  process.stdout.write(`[e2e-server] ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    throw new Error("no production build in .next: run `next build` first (npm test does)");
+  }
+
+  services = await startTestServices({ databaseName: "client_portals_e2e", tmpPrefix: "cp-e2e-" });
+  log(`${services.description}; S3 at ${services.env["S3_ENDPOINT"]}`);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...services.env,
+    APP_URL: appUrl,
+    // Tests read sign-in links and notifications from the captured mail at /dev/mailbox.
+    DEV_MAILBOX: "true",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  // DATABASE_URL named the server; from here on it is the e2e database, for the seed too.
+  Object.assign(process.env, env);
+
+  // The seed goes through the app's own modules (lib/db, lib/storage), which read process.env.
+  const seed = (await import("./seed.ts")) as { seedDemo?: () => Promise<unknown> };
+  if (typeof seed.seedDemo === "function") {
+    await seed.seedDemo();
+    log("seeded the demo organization");
+  } else {
+    log("scripts/seed.ts has no seedDemo(): starting without demo data");
+  }
+  // Give the seed's connections back: PGlite's server takes a limited number of them.
+  const { getDb } = await import("../lib/db.ts");
+  await getDb().$disconnect();
+
+  next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
+  next.on("exit", (code, signal) => {
+    if (shuttingDown) return;
+    log(`next start exited (${signal ?? code}) on its own`);
+    void shutdown(code === 0 ? 1 : (code ?? 1));
+  });
+  log(`starting the production build at ${appUrl}`);
+}
+
+async function shutdown(code: number): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  const child = next;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    // next start normally exits at once; don't let a stuck one keep the services (and CI) alive.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  await services?.stop().catch((e: unknown) => log(`stopping services: ${String(e)}`));
+  process.exit(code);
+}
+
+process.on("SIGTERM", () => void shutdown(0));
+process.on("SIGINT", () => void shutdown(0));
+
+main().catch(async (e: unknown) => {
+  process.stderr.write(`[e2e-server] failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  await shutdown(1);
+});
