@@ -1,0 +1,215 @@
+/**
+ * `npm test`: every check the project has, in order, stopping at the first failure:
+ *
+ *   1. generate     Prisma client (npm run db:generate)
+ *   2. typecheck    tsc --noEmit
+ *   3. unit         vitest --project unit
+ *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
+ *   5. build        next build
+ *   6. e2e          playwright test (the build from step 5 on fresh services)
+ *
+ * `npm test -- unit`, `-- int`, `-- e2e` (several may be given) run just those tiers, with the
+ * steps they need first (generate; and build for e2e). The last line is always
+ * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const reports = path.join(root, "test-results");
+const bin = (relative: string): string => path.join(root, "node_modules", relative);
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+interface Step {
+  id: string;
+  title: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** For test tiers: reads the runner's report after the run (exit code: whether it failed). */
+  count?: (exitCode: number) => Counts;
+}
+
+const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
+
+function vitest(id: string, title: string, project: string): Step {
+  return {
+    id,
+    title,
+    command: process.execPath,
+    args: [
+      bin("vitest/vitest.mjs"),
+      "run",
+      "--project",
+      project,
+      // A tier with no test files yet passes; the count shows 0.
+      "--passWithNoTests",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport(project)}`,
+    ],
+    count: (exitCode) => countVitest(vitestReport(project), exitCode),
+  };
+}
+
+const STEPS: Step[] = [
+  { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
+  { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"] },
+  vitest("unit", "Unit tests (vitest --project unit)", "unit"),
+  vitest("integration", "Integration tests (vitest --project integration)", "integration"),
+  {
+    id: "build",
+    title: "Production build (next build)",
+    command: process.execPath,
+    args: [bin("next/dist/bin/next"), "build"],
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+  },
+  {
+    id: "e2e",
+    title: "End-to-end tests (playwright test)",
+    command: process.execPath,
+    args: [bin("@playwright/test/cli.js"), "test"],
+    // playwright.config.ts writes this next to its list output.
+    count: (exitCode) => countPlaywright(path.join(reports, "playwright.json"), exitCode),
+  },
+];
+
+// Tier names on the command line, and the steps each needs.
+const TIERS: Record<string, string[]> = {
+  unit: ["generate", "unit"],
+  int: ["generate", "integration"],
+  integration: ["generate", "integration"],
+  e2e: ["generate", "build", "e2e"],
+  typecheck: ["generate", "typecheck"],
+  build: ["generate", "build"],
+};
+
+function selectSteps(args: string[]): Step[] {
+  if (args.length === 0) return STEPS;
+  const wanted = new Set<string>();
+  for (const arg of args) {
+    const ids = TIERS[arg];
+    if (!ids) {
+      process.stderr.write(`Unknown tier "${arg}". Use: ${Object.keys(TIERS).join(", ")} (or nothing for all).\n`);
+      process.exit(2);
+    }
+    ids.forEach((id) => wanted.add(id));
+  }
+  return STEPS.filter((s) => wanted.has(s.id));
+}
+
+// --- the runners' reports --------------------------------------------------------------------
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: Array<{ status: string; message?: string; assertionResults: Array<{ status: string }> }>;
+}
+
+function countVitest(file: string, exitCode: number): Counts {
+  const report = readJson<VitestReport>(file);
+  if (!report) return { passed: 0, failed: exitCode === 0 ? 0 : 1 };
+  // A file that fails outside any test (import error, failing hook) has no failed test to count:
+  // it counts as one failure itself.
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+  ).length;
+  const failed = report.numFailedTests + brokenFiles;
+  // Vitest can fail with every test passing (e.g. an unhandled error); don't report that as clean.
+  return { passed: report.numPassedTests, failed: exitCode !== 0 && failed === 0 ? 1 : failed };
+}
+
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors: unknown[];
+}
+
+function countPlaywright(file: string, exitCode: number): Counts {
+  const report = readJson<PlaywrightReport>(file);
+  if (!report) return { passed: 0, failed: exitCode === 0 ? 0 : 1 };
+  // Flaky: failed first, passed on the CI retry. It passed, and Playwright's list says "flaky".
+  const passed = report.stats.expected + report.stats.flaky;
+  const failed = report.stats.unexpected;
+  // Errors outside tests (the web server not starting, a broken spec file) fail the run too.
+  return { passed, failed: exitCode !== 0 && failed === 0 ? Math.max(1, report.errors.length) : failed };
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+// --- running ---------------------------------------------------------------------------------
+
+function run(step: Step): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, ...step.env },
+    });
+    child.on("error", (error) => {
+      process.stderr.write(`could not start ${step.command}: ${error.message}\n`);
+      resolve(127);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+function header(text: string): void {
+  const line = "=".repeat(Math.max(60, text.length + 8));
+  process.stdout.write(`\n${line}\n=== ${text}\n${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const steps = selectSteps(process.argv.slice(2));
+  mkdirSync(reports, { recursive: true });
+  const totals: Counts = { passed: 0, failed: 0 };
+  const summary: string[] = [];
+  let failedStep: Step | undefined;
+
+  for (const [index, step] of steps.entries()) {
+    header(`[${index + 1}/${steps.length}] ${step.title}`);
+    if (step.count) {
+      // A report left over from an earlier run must not be counted for this one.
+      rmSync(step.id === "e2e" ? path.join(reports, "playwright.json") : vitestReport(step.id), { force: true });
+    }
+    const started = Date.now();
+    const exitCode = await run(step);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+    let line = `${step.id.padEnd(12)} ${exitCode === 0 ? "ok  " : "FAIL"} ${seconds.padStart(6)}s`;
+    if (step.count) {
+      const counts = step.count(exitCode);
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      line += `   ${counts.passed} passed, ${counts.failed} failed`;
+    }
+    summary.push(line);
+    if (exitCode !== 0) {
+      failedStep = step;
+      break;
+    }
+  }
+
+  header("Summary");
+  process.stdout.write(`${summary.join("\n")}\n`);
+  if (failedStep) {
+    const skipped = steps.slice(steps.indexOf(failedStep) + 1).map((s) => s.id);
+    process.stdout.write(`\n${failedStep.id} failed${skipped.length ? `; not run: ${skipped.join(", ")}` : ""}\n`);
+  }
+  process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed\n`);
+  // A step that fails without a failed test (typecheck, build) still fails the run.
+  process.exit(failedStep || totals.failed > 0 ? 1 : 0);
+}
+
+void main();
