@@ -1,10 +1,5 @@
 import { db } from "@/lib/db";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+import { isUuid } from "@/lib/ids";
 
 /** One active portal of the organization, or null (a malformed or foreign id is simply not found). */
 export async function findPortal({ orgId, portalId }: { orgId: string; portalId: string }) {

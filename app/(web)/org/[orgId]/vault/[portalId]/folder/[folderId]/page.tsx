@@ -5,7 +5,8 @@ import { Card } from "@/components/ui/card";
 import { canAccessPortal } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { listFolder } from "@/lib/files/list-folder";
-import { findPortal, isUuid } from "@/lib/portals/get-portal";
+import { isUuid } from "@/lib/ids";
+import { findPortal } from "@/lib/portals/get-portal";
 import { portalPath } from "@/lib/portals/links";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 

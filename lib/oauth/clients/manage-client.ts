@@ -1,0 +1,32 @@
+import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { newClientSecret } from "@/lib/oauth/clients/credentials";
+
+/** The organization's clients, without secrets. */
+export async function listOAuthClients({ orgId }: { orgId: string }) {
+  return db.oAuthClient.findMany({ where: { orgId }, omit: { secretHash: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/** A new secret; the old one stops working at once. Returned here once. */
+export async function rotateClientSecret({ orgId, actor, id }: { orgId: string; actor: Actor; id: string }) {
+  if (!isUuid(id)) throw notFound("OAuth client");
+  const { secret, secretHash, secretHint } = newClientSecret();
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.oAuthClient.updateMany({ where: { id, orgId }, data: { secretHash, secretHint, secretRotatedAt: new Date() } });
+    if (count === 0) throw notFound("OAuth client");
+    await recordAudit(tx, { orgId, actor, action: "oauth_client.secret_rotated", targetType: "oauth_client", targetId: id });
+  });
+  return { secret };
+}
+
+/** Deletes a client; its codes, grants and refresh tokens go with it, so its tokens stop working. */
+export async function deleteOAuthClient({ orgId, actor, id }: { orgId: string; actor: Actor; id: string }) {
+  if (!isUuid(id)) throw notFound("OAuth client");
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.oAuthClient.deleteMany({ where: { id, orgId } });
+    if (count === 0) throw notFound("OAuth client");
+    await recordAudit(tx, { orgId, actor, action: "oauth_client.deleted", targetType: "oauth_client", targetId: id });
+  });
+}

@@ -1,0 +1,113 @@
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK } from "jose";
+import { decrypt, encrypt } from "@/lib/crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// Access tokens are signed with an asymmetric key (D23). The key comes from OAUTH_SIGNING_KEY or
+// is generated on first use and stored encrypted. Rotation keeps the old key in the JWKS as
+// `retiring` until every token it signed has expired.
+
+const ALG = "ES256";
+type SigningKeyLike = CryptoKey | Uint8Array;
+
+export interface ActiveKey {
+  kid: string;
+  alg: string;
+  privateKey: SigningKeyLike;
+}
+
+const CACHE_MS = 60_000;
+let activeCache: { key: ActiveKey; at: number } | undefined;
+let verifyCache: { keys: JWK[]; at: number } | undefined;
+
+async function publicJwkOf(privatePem: string): Promise<{ kid: string; jwk: JWK }> {
+  const privateKey = await importPKCS8(privatePem, ALG, { extractable: true });
+  const full = await exportJWK(privateKey);
+  const { d: _private, ...publicPart } = full;
+  const kid = await calculateJwkThumbprint(publicPart);
+  return { kid, jwk: { ...publicPart, kid, alg: ALG, use: "sig" } };
+}
+
+async function storeKey(tx: Prisma.TransactionClient, privatePem: string): Promise<string> {
+  const { kid, jwk } = await publicJwkOf(privatePem);
+  await tx.signingKey.upsert({
+    where: { id: kid },
+    create: { id: kid, algorithm: ALG, publicJwk: jwk as Prisma.InputJsonValue, privateKeyEncrypted: encrypt(privatePem), status: "active" },
+    update: { status: "active", retiredAt: null },
+  });
+  await tx.signingKey.updateMany({ where: { status: "active", id: { not: kid } }, data: { status: "retiring", retiredAt: new Date() } });
+  return kid;
+}
+
+async function newPrivatePem(): Promise<string> {
+  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+  return exportPKCS8(privateKey);
+}
+
+/** The key new tokens are signed with; created (or taken from configuration) on first use. */
+export async function getActiveSigningKey(): Promise<ActiveKey> {
+  if (activeCache && Date.now() - activeCache.at < CACHE_MS) return activeCache.key;
+  const configured = env().OAUTH_SIGNING_KEY?.replace(/\\n/g, "\n");
+  const row = await db.$transaction(async (tx) => {
+    // One process creates the key; the others wait for it here and read it.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    if (configured) {
+      const { kid } = await publicJwkOf(configured);
+      const current = await tx.signingKey.findUnique({ where: { id: kid } });
+      if (current?.status !== "active") await storeKey(tx, configured);
+      return tx.signingKey.findUniqueOrThrow({ where: { id: kid } });
+    }
+    const active = await tx.signingKey.findFirst({ where: { status: "active" }, orderBy: { createdAt: "desc" } });
+    if (active) return active;
+    const kid = await storeKey(tx, await newPrivatePem());
+    return tx.signingKey.findUniqueOrThrow({ where: { id: kid } });
+  });
+  const privateKey = await importPKCS8(decrypt(row.privateKeyEncrypted), row.algorithm);
+  const key = { kid: row.id, alg: row.algorithm, privateKey };
+  activeCache = { key, at: Date.now() };
+  return key;
+}
+
+/** Makes a new active key; the previous one stays verifiable (retiring) until its tokens expire. */
+export async function rotateSigningKey(): Promise<string> {
+  const pem = await newPrivatePem();
+  const kid = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    return storeKey(tx, pem);
+  });
+  activeCache = undefined;
+  verifyCache = undefined;
+  return kid;
+}
+
+/** Retiring keys older than the longest token lifetime are no longer published. */
+export async function retireExpiredSigningKeys(maxTokenLifetimeSeconds = 3600): Promise<number> {
+  const before = new Date(Date.now() - maxTokenLifetimeSeconds * 1000 - 5 * 60_000);
+  const { count } = await db.signingKey.updateMany({ where: { status: "retiring", retiredAt: { lt: before } }, data: { status: "retired" } });
+  verifyCache = undefined;
+  return count;
+}
+
+/** Public keys of every active and retiring key: the JWKS (`/.well-known/jwks.json`). */
+export async function listPublicKeys({ fresh = false }: { fresh?: boolean } = {}): Promise<JWK[]> {
+  if (!fresh && verifyCache && Date.now() - verifyCache.at < CACHE_MS) return verifyCache.keys;
+  await getActiveSigningKey();
+  const rows = await db.signingKey.findMany({ where: { status: { in: ["active", "retiring"] } }, orderBy: { createdAt: "desc" } });
+  const keys = rows.map((r) => r.publicJwk as JWK);
+  verifyCache = { keys, at: Date.now() };
+  return keys;
+}
+
+/** The public key with this kid, refreshing the cache once for a kid it has not seen. */
+export async function findPublicKey(kid: string): Promise<SigningKeyLike | null> {
+  let jwk = (await listPublicKeys()).find((k) => k.kid === kid);
+  jwk ??= (await listPublicKeys({ fresh: true })).find((k) => k.kid === kid);
+  return jwk ? importJWK(jwk, jwk.alg ?? ALG) : null;
+}
+
+/** Drops the in-process caches (tests that rotate keys). */
+export function resetSigningKeyCache(): void {
+  activeCache = undefined;
+  verifyCache = undefined;
+}
