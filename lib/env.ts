@@ -59,6 +59,11 @@ const schema = z
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
 
+    /** Requests per OAuth client per UTC day (D7); lowered in tests. */
+    API_RATE_LIMIT_PER_DAY: z.coerce.number().int().positive().default(10_000),
+    /** Largest JSON body an /api/v1 request may send (413 payload_too_large above it). */
+    API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+
     /** Optional PEM (PKCS#8) private key for access tokens; generated and stored when unset. */
     OAUTH_SIGNING_KEY: optionalString,
 

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/db";
+import type { MemberRole, Plan } from "@/lib/generated/prisma/client";
+import { issueAccessToken } from "@/lib/oauth/access-token";
+import { createOAuthClient } from "@/lib/oauth/clients/create-client";
+import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+
+// Integration-test fixtures: every test makes its own organization, so tests sharing one database
+// never see each other's rows.
+
+export async function createTestOrg(options: { plan?: Plan; apiEnabled?: boolean; name?: string } = {}) {
+  return db.organization.create({
+    data: { name: options.name ?? `Test org ${randomUUID()}`, plan: options.plan ?? "enterprise", apiEnabled: options.apiEnabled ?? true },
+  });
+}
+
+export async function createTestUser(options: { orgId?: string; role?: MemberRole; name?: string; passwordHash?: string } = {}) {
+  const user = await db.user.create({
+    data: { email: `user-${randomUUID()}@test.example`, name: options.name ?? "Test User", passwordHash: options.passwordHash ?? null },
+  });
+  if (options.orgId) await db.membership.create({ data: { orgId: options.orgId, userId: user.id, role: options.role ?? "member" } });
+  return user;
+}
+
+export async function createTestClient(options: {
+  orgId: string;
+  actorUserId: string;
+  scopes?: Scope[];
+  redirectUris?: string[];
+  name?: string;
+}) {
+  return createOAuthClient({
+    orgId: options.orgId,
+    actor: { type: "user", userId: options.actorUserId },
+    name: options.name ?? "Test client",
+    redirectUris: options.redirectUris ?? ["https://client.example/callback"],
+    allowedScopes: options.scopes ?? ALL_SCOPES,
+  });
+}
+
+/**
+ * An organization (enterprise, API on unless told otherwise), an admin, a client and an access
+ * token of a grant with the given scopes: what an API test needs to call /api/v1.
+ */
+export async function createApiContext(options: { scopes?: Scope[]; plan?: Plan; apiEnabled?: boolean } = {}) {
+  const org = await createTestOrg({ plan: options.plan, apiEnabled: options.apiEnabled });
+  const user = await createTestUser({ orgId: org.id, role: "admin" });
+  // The client is made while API access is on; the organization's plan is applied afterwards.
+  if (options.plan !== undefined || options.apiEnabled !== undefined) {
+    await db.organization.update({ where: { id: org.id }, data: { plan: "enterprise", apiEnabled: true } });
+  }
+  const { client, secret } = await createTestClient({ orgId: org.id, actorUserId: user.id });
+  if (options.plan !== undefined || options.apiEnabled !== undefined) {
+    await db.organization.update({ where: { id: org.id }, data: { plan: options.plan ?? "enterprise", apiEnabled: options.apiEnabled ?? true } });
+  }
+  const scopes = options.scopes ?? ALL_SCOPES;
+  const grant = await db.oAuthGrant.create({ data: { orgId: org.id, clientId: client.id, userId: user.id, scopes } });
+  const { token } = await issueAccessToken({ grantId: grant.id, userId: user.id, orgId: org.id, clientId: client.clientId, scopes });
+  return { org, user, client, secret, grant, token };
+}
