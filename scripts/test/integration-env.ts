@@ -7,7 +7,7 @@ import { inject } from "vitest";
 
 declare module "vitest" {
   interface ProvidedContext {
-    /** Set by global-setup.ts: DATABASE_URL, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY. */
+    /** Set by global-setup.ts: DATABASE_URL, TEST_DATABASE, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY. */
     integrationEnv: Record<string, string>;
   }
 }

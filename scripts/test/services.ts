@@ -18,7 +18,11 @@ import { startEmbeddedPostgres, startEmbeddedS3 } from "../lib/embedded.ts";
 import { applyMigrations, quoteIdentifier } from "../lib/schema-engine.ts";
 
 export interface TestServices {
-  /** Variables for the code under test: DATABASE_URL, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY. */
+  /**
+   * Variables for the code under test: DATABASE_URL, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY, and
+   * TEST_DATABASE ("postgres" or "embedded"): PGlite has a single database, so a test that makes
+   * databases of its own can skip itself with `it.skipIf(process.env.TEST_DATABASE === "embedded")`.
+   */
   env: Record<string, string>;
   /** How the database was provided, for log lines. */
   description: string;
@@ -42,15 +46,18 @@ export async function startTestServices(options: {
   try {
     let databaseUrl: string;
     let description: string;
+    let kind: "postgres" | "embedded";
     const serverUrl = process.env["DATABASE_URL"];
     if (serverUrl) {
       databaseUrl = await recreateDatabase(serverUrl, options.databaseName);
       description = `PostgreSQL database ${options.databaseName} on ${new URL(serverUrl).host}, recreated`;
+      kind = "postgres";
     } else {
       const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pglite"), port: 0 });
       stops.push(embedded.stop);
       databaseUrl = embedded.url;
       description = `embedded PGlite at ${embedded.url}`;
+      kind = "embedded";
     }
     await applyMigrations(databaseUrl);
 
@@ -60,6 +67,7 @@ export async function startTestServices(options: {
     return {
       env: {
         DATABASE_URL: databaseUrl,
+        TEST_DATABASE: kind,
         S3_ENDPOINT: s3.endpoint,
         S3_BUCKET: s3.bucket,
         S3_REGION: s3.region,
