@@ -49,8 +49,12 @@ export async function startTestServices(options: {
     let kind: "postgres" | "embedded";
     const serverUrl = process.env["DATABASE_URL"];
     if (serverUrl) {
-      databaseUrl = await recreateDatabase(serverUrl, options.databaseName);
-      description = `PostgreSQL database ${options.databaseName} on ${new URL(serverUrl).host}, recreated`;
+      // A name of its own per run, so that runs side by side (developers, CI) never drop each
+      // other's database; dropped again when the run ends.
+      const name = `${options.databaseName}_${randomBytes(4).toString("hex")}`;
+      databaseUrl = await recreateDatabase(serverUrl, name);
+      stops.push(() => dropDatabase(serverUrl, name));
+      description = `PostgreSQL database ${name} on ${new URL(serverUrl).host}, fresh`;
       kind = "postgres";
     } else {
       const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pglite"), port: 0 });
@@ -92,6 +96,18 @@ export async function startTestServices(options: {
  * credentials and options. Connects through the server's `postgres` database, which always
  * exists, so the URL may name any database (even `name` itself).
  */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const admin = new URL(serverUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
   const admin = new URL(serverUrl);
   admin.pathname = "/postgres";
