@@ -1,0 +1,64 @@
+import { safeEqual, sha256Hex } from "@/lib/crypto";
+import { db } from "@/lib/db";
+import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
+import type { OAuthParams } from "@/lib/oauth/token/read-params";
+import { isScope, type Scope } from "@/lib/oauth/scopes";
+
+// Client authentication (RFC 6749 2.3.1): HTTP Basic or client_id + client_secret in the body,
+// never both. Every client is confidential (spec 5.6), so a secret is always required.
+
+export interface AuthenticatedClient {
+  /** OAuthClient.id */
+  id: string;
+  /** The public client_id. */
+  clientId: string;
+  orgId: string;
+  allowedScopes: Scope[];
+}
+
+/** Compared against when the client is unknown, so both failures take the same time. */
+const NO_SUCH_SECRET = sha256Hex("no such client");
+
+/** RFC 6749 2.3.1: id and secret are form-urlencoded before they are joined and encoded. */
+function parseBasic(header: string): { clientId: string; clientSecret: string } {
+  const match = /^basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  const decoded = match?.[1] ? Buffer.from(match[1], "base64").toString("utf8") : "";
+  const colon = decoded.indexOf(":");
+  if (colon < 1) throw invalidClient("The Authorization header is not valid HTTP Basic client authentication");
+  const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+  try {
+    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    throw invalidClient("The HTTP Basic credentials are not form-urlencoded");
+  }
+}
+
+function credentialsOf(params: OAuthParams, authorization: string | null): { clientId: string; clientSecret: string } {
+  if (authorization !== null) {
+    const basic = parseBasic(authorization);
+    if (params.has("client_secret")) {
+      throw oauthInvalidRequest("Use one client authentication method: HTTP Basic or client_secret in the body, not both");
+    }
+    // A client_id in the body that repeats the Basic one is harmless (some libraries always send it).
+    const bodyId = params.get("client_id");
+    if (bodyId !== undefined && bodyId !== basic.clientId) throw oauthInvalidRequest("client_id in the body differs from the HTTP Basic one");
+    return basic;
+  }
+  const clientId = params.get("client_id");
+  const clientSecret = params.get("client_secret");
+  if (clientId === undefined || clientSecret === undefined) {
+    throw invalidClient("Client authentication is required: HTTP Basic, or client_id and client_secret in the body");
+  }
+  return { clientId, clientSecret };
+}
+
+/** The authenticated client, or 401 invalid_client (unknown client and wrong secret alike). */
+export async function authenticateClient(params: OAuthParams, authorization: string | null): Promise<AuthenticatedClient> {
+  const { clientId, clientSecret } = credentialsOf(params, authorization);
+  const client = await db.oAuthClient.findUnique({
+    where: { clientId },
+    select: { id: true, clientId: true, orgId: true, allowedScopes: true, secretHash: true },
+  });
+  if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client) throw invalidClient();
+  return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope) };
+}

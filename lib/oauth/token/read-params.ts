@@ -1,0 +1,73 @@
+import { oauthInvalidRequest } from "@/lib/oauth/token/errors";
+
+// The body of a token or revocation request, form-encoded (RFC 6749) or JSON (spec 5.3), as one
+// flat map of string parameters. Empty values count as absent (RFC 6749 3.1).
+
+/** Far above any real token request; stops a client from making us buffer megabytes. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+export type OAuthParams = ReadonlyMap<string, string>;
+
+/** Parameters of both endpoints; in JSON any other field is ignored whatever its type (D3). */
+const KNOWN = new Set([
+  "grant_type", "code", "redirect_uri", "code_verifier", "client_id", "client_secret", "refresh_token", "scope", "token", "token_type_hint",
+]);
+
+async function readCapped(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw oauthInvalidRequest("The request body is too large");
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function fromForm(text: string): OAuthParams {
+  const params = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(text)) {
+    // RFC 6749 3.1: parameters must not be repeated; which copy to believe is undefined.
+    if (params.has(key)) throw oauthInvalidRequest(`Parameter ${key} is repeated`);
+    if (value !== "") params.set(key, value);
+  }
+  return params;
+}
+
+function fromJson(text: string): OAuthParams {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw oauthInvalidRequest("The request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw oauthInvalidRequest("The request body must be a JSON object");
+  const params = new Map<string, string>();
+  for (const [key, value] of Object.entries(body)) {
+    if (!KNOWN.has(key) || value === null || value === "") continue;
+    if (typeof value !== "string") throw oauthInvalidRequest(`Parameter ${key} must be a string`);
+    params.set(key, value);
+  }
+  return params;
+}
+
+export async function readOAuthParams(request: Request): Promise<OAuthParams> {
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "application/json") {
+    throw oauthInvalidRequest("Content-Type must be application/x-www-form-urlencoded or application/json");
+  }
+  const text = await readCapped(request);
+  return mediaType === "application/json" ? fromJson(text) : fromForm(text);
+}
+
+/** A required parameter, or invalid_request naming it. */
+export function requireParam(params: OAuthParams, name: string): string {
+  const value = params.get(name);
+  if (value === undefined) throw oauthInvalidRequest(`Missing parameter: ${name}`);
+  return value;
+}
