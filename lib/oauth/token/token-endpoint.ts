@@ -1,0 +1,37 @@
+import { issueAccessToken } from "@/lib/oauth/access-token";
+import { formatScopes } from "@/lib/oauth/scopes";
+import { authenticateClient, type AuthenticatedClient } from "@/lib/oauth/token/client-auth";
+import { OAuthError } from "@/lib/oauth/token/errors";
+import { exchangeAuthorizationCode } from "@/lib/oauth/token/exchange-code";
+import type { Granted } from "@/lib/oauth/token/granted";
+import { handleOAuth, oauthJson } from "@/lib/oauth/token/http";
+import { readOAuthParams, requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
+import { refreshAccessToken } from "@/lib/oauth/token/refresh";
+
+// POST {base_url}/oauth/token (spec 4 and 5, RFC 6749 section 5).
+
+const GRANTS: Record<string, (client: AuthenticatedClient, params: OAuthParams) => Promise<Granted>> = {
+  authorization_code: exchangeAuthorizationCode,
+  refresh_token: refreshAccessToken,
+};
+
+export const SUPPORTED_GRANT_TYPES = Object.keys(GRANTS);
+
+export function handleTokenRequest(request: Request): Promise<Response> {
+  return handleOAuth(async () => {
+    const params = await readOAuthParams(request);
+    const grantType = requireParam(params, "grant_type");
+    const client = await authenticateClient(params, request.headers.get("authorization"));
+    const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
+    if (!grant) throw new OAuthError("unsupported_grant_type", `grant_type must be one of: ${SUPPORTED_GRANT_TYPES.join(", ")}`);
+    const granted = await grant(client, params);
+    const access = await issueAccessToken({ ...granted, clientId: client.clientId });
+    return oauthJson({
+      access_token: access.token,
+      token_type: "Bearer",
+      expires_in: access.expiresIn,
+      refresh_token: granted.refreshToken,
+      scope: formatScopes(granted.scopes),
+    });
+  });
+}
