@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { OAuthError } from "@/components/oauth/oauth-error";
+import { ScopeCheckboxes } from "@/components/oauth/scope-checkboxes";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { roleInOrganization } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
+import { authorizeParamsFrom, authorizeQuery, authorizeRedirect, createConsentToken } from "@/lib/oauth/consent";
+import { consentAction } from "./actions";
+
+export const metadata: Metadata = { title: "Authorize application" };
+
+export default async function ConsentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = await searchParams;
+  // The query is only a proposal: it is checked again exactly as /oauth/authorize checked it.
+  const params = authorizeParamsFrom(query);
+  const check = await checkAuthorizeRequest(params);
+  if (check.kind === "error_page") return <OAuthError message={check.message} />;
+  if (check.kind === "redirect_error") redirect(authorizeRedirect(check, params, true));
+  const { request } = check;
+  const { client } = request;
+
+  const user = await requireUser(`/oauth/consent?${authorizeQuery(params)}`);
+  const role = await roleInOrganization(user.id, client.orgId);
+  if (role !== "admin" && role !== "member") {
+    return <OAuthError message={`Only members of ${client.orgName} can authorize ${client.name}. You are signed in as ${user.email}.`} />;
+  }
+  const token = createConsentToken({ userId: user.id, request });
+  const hidden = Object.entries(params).filter((e): e is [string, string] => typeof e[1] === "string");
+
+  return (
+    <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-6 px-4 py-8">
+      <h1 className="text-center text-2xl font-semibold">Authorize {client.name}</h1>
+      {query.expired ? <Alert tone="info">The form had expired. Check your choices and decide again.</Alert> : null}
+      <Card>
+        <form action={consentAction} className="space-y-5">
+          <p className="text-sm text-slate-700">
+            <strong>{client.name}</strong> wants to access <strong>{client.orgName}</strong> on your behalf
+            (signed in as {user.email}). Afterwards you will be sent to{" "}
+            <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
+          </p>
+          <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" />
+          <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">
+            This app cannot download the contents of your files.
+          </p>
+          <p className="text-xs text-slate-500">Untick what you do not want to allow. You can revoke access later under Connected apps.</p>
+          {hidden.map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="consent_token" value={token} />
+          <div className="flex gap-3">
+            <Button type="submit" name="decision" value="approve">Approve</Button>
+            <Button type="submit" name="decision" value="deny" variant="secondary">Deny</Button>
+          </div>
+        </form>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,45 @@
+import { SCOPES, type Scope } from "@/lib/oauth/scopes";
+
+/**
+ * One checkbox per scope, labelled by the scope's name and described by its meaning, so that
+ * assistive technology (and tests) find it as e.g. "task:read".
+ */
+export function ScopeCheckboxes({
+  legend,
+  name,
+  scopes,
+  checked,
+  idPrefix,
+}: {
+  legend: string;
+  name: string;
+  scopes: readonly Scope[];
+  checked: readonly string[];
+  idPrefix: string;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-2 text-sm font-medium text-slate-700">{legend}</legend>
+      {scopes.map((scope) => {
+        const id = `${idPrefix}-${scope.replace(":", "-")}`;
+        return (
+          <div key={scope} className="flex items-start gap-3">
+            <input
+              id={id}
+              type="checkbox"
+              name={name}
+              value={scope}
+              defaultChecked={checked.includes(scope)}
+              aria-describedby={`${id}-meaning`}
+              className="mt-1 h-4 w-4 rounded border-slate-300"
+            />
+            <div className="text-sm">
+              <label htmlFor={id} className="font-mono font-medium text-slate-800">{scope}</label>
+              <p id={`${id}-meaning`} className="text-slate-600">{SCOPES[scope]}</p>
+            </div>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
