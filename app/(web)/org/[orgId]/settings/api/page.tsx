@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ClientList } from "@/components/oauth/client-list";
+import { CreateClientForm } from "@/components/oauth/create-client-form";
+import { Card } from "@/components/ui/card";
+import { roleInOrganization } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
+import { hasApiAccess } from "../api-access";
+import { createClientAction, deleteClientAction, rotateSecretAction } from "./actions";
+
+export const metadata: Metadata = { title: "API settings" };
+
+function Notice({ children }: { children: string }) {
+  return (
+    <div>
+      <h1 className="mb-6 text-2xl font-semibold">API settings</h1>
+      <Card><p className="text-slate-700">{children}</p></Card>
+    </div>
+  );
+}
+
+export default async function ApiSettingsPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const user = await requireUser(`/org/${orgId}/settings/api`);
+  const role = await roleInOrganization(user.id, orgId);
+  if (!role) notFound();
+  if (role !== "admin") return <Notice>Only administrators of this organization can manage API clients.</Notice>;
+  if (!(await hasApiAccess(orgId))) {
+    return <Notice>The API needs an enterprise plan with API access enabled. Contact us to enable API access for this organization.</Notice>;
+  }
+  const clients = await listOAuthClients({ orgId });
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">API settings</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          OAuth clients let other software use the Client Portals API for this organization, with the scopes you allow.
+          Members approve each app on a consent screen.
+        </p>
+      </div>
+      <Card title="Create a client">
+        <CreateClientForm action={createClientAction.bind(null, orgId)} />
+      </Card>
+      <Card title="Clients">
+        <ClientList clients={clients} rotate={rotateSecretAction.bind(null, orgId)} remove={deleteClientAction.bind(null, orgId)} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { ClientActions } from "@/components/oauth/client-actions";
+import type { ClientActionState, FormAction } from "@/components/oauth/state";
+
+export interface ClientSummary {
+  id: string;
+  name: string;
+  clientId: string;
+  redirectUris: string[];
+  allowedScopes: string[];
+  secretHint: string;
+  createdAt: Date;
+  secretRotatedAt: Date | null;
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+function When({ date }: { date: Date }) {
+  return <time dateTime={date.toISOString()}>{dateFormat.format(date)}</time>;
+}
+
+/** The organization's clients; secrets appear only as their last four characters. */
+export function ClientList({ clients, rotate, remove }: { clients: ClientSummary[]; rotate: FormAction<ClientActionState>; remove: FormAction<ClientActionState> }) {
+  if (clients.length === 0) return <p className="text-sm text-slate-600">No clients yet.</p>;
+  return (
+    <ul className="space-y-4">
+      {clients.map((c) => (
+        <li key={c.id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="oauth-client" aria-label={c.name}>
+          <h3 className="font-semibold">{c.name}</h3>
+          <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-slate-600">Client ID</dt>
+            <dd><code className="break-all">{c.clientId}</code></dd>
+            <dt className="text-slate-600">Client secret</dt>
+            <dd><code data-testid="secret-hint">••••{c.secretHint}</code>{c.secretRotatedAt ? <span className="text-slate-500"> (rotated <When date={c.secretRotatedAt} />)</span> : null}</dd>
+            <dt className="text-slate-600">Redirect URIs</dt>
+            <dd>
+              <ul>{c.redirectUris.map((u) => <li key={u}><code className="break-all">{u}</code></li>)}</ul>
+            </dd>
+            <dt className="text-slate-600">Allowed scopes</dt>
+            <dd><code>{c.allowedScopes.join(" ")}</code></dd>
+            <dt className="text-slate-600">Created</dt>
+            <dd><When date={c.createdAt} /></dd>
+          </dl>
+          <ClientActions id={c.id} name={c.name} rotate={rotate} remove={remove} />
+        </li>
+      ))}
+    </ul>
+  );
+}
