@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { listUserOrganizations } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "@/app/sign-in/actions";
+import { hasApiAccess } from "./settings/api-access";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -13,12 +14,24 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   const orgs = await listUserOrganizations(user.id);
   const current = orgs.find((o) => o.orgId === orgId);
   if (!current) notFound();
+  // Connected apps: members and admins (only they can authorize apps); API settings: admins of
+  // organizations that have the API.
+  const isMember = current.role === "admin" || current.role === "member";
+  const showApiSettings = current.role === "admin" && (await hasApiAccess(orgId));
 
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <Link href={`/org/${orgId}`} className="text-lg font-semibold text-brand">Client Portals</Link>
+          <div className="flex items-center gap-6">
+            <Link href={`/org/${orgId}`} className="text-lg font-semibold text-brand">Client Portals</Link>
+            {isMember ? (
+              <nav aria-label="Settings" className="flex gap-4 text-sm">
+                {showApiSettings ? <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/api`}>API settings</Link> : null}
+                <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/connected-apps`}>Connected apps</Link>
+              </nav>
+            ) : null}
+          </div>
           <div className="flex items-center gap-4">
             <OrgSwitcher current={orgId} options={orgs} />
             <span className="text-sm text-slate-600" data-testid="signed-in-as">{user.name ?? user.email}</span>

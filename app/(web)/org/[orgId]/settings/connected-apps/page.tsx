@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { RevokeGrant } from "@/components/oauth/revoke-grant";
+import { Card } from "@/components/ui/card";
+import { roleInOrganization } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { listUserGrants } from "@/lib/oauth/grants";
+import { revokeGrantAction } from "./actions";
+
+export const metadata: Metadata = { title: "Connected apps" };
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+export default async function ConnectedAppsPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const user = await requireUser(`/org/${orgId}/settings/connected-apps`);
+  const role = await roleInOrganization(user.id, orgId);
+  if (!role) notFound();
+  // Grants act in an organization, so the page lists those of the organization being viewed.
+  const grants = role === "guest" ? [] : (await listUserGrants({ userId: user.id })).filter((g) => g.orgId === orgId);
+  const revoke = revokeGrantAction.bind(null, orgId);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Connected apps</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Apps you have allowed to use Client Portals on your behalf in this organization. Revoking one stops its access at once.
+        </p>
+      </div>
+      <Card>
+        {grants.length === 0 ? (
+          <p className="text-sm text-slate-600">You have not connected any apps.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {grants.map((g) => (
+              <li key={g.id} className="flex flex-wrap items-center justify-between gap-4 py-3" data-testid="connected-app" aria-label={g.clientName}>
+                <div className="text-sm">
+                  <p className="font-semibold">{g.clientName}</p>
+                  <p><code data-testid="grant-scopes">{g.scopes.join(" ")}</code></p>
+                  <p className="text-slate-600">
+                    Connected <time dateTime={g.createdAt.toISOString()}>{dateFormat.format(g.createdAt)}</time>
+                    {g.lastUsedAt ? <>, last used <time dateTime={g.lastUsedAt.toISOString()}>{dateFormat.format(g.lastUsedAt)}</time></> : null}
+                  </p>
+                </div>
+                <RevokeGrant grantId={g.id} appName={g.clientName} action={revoke} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
