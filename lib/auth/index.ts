@@ -30,6 +30,12 @@ function config(): NextAuthConfig {
     adapter: PrismaAdapter(db as unknown as Parameters<typeof PrismaAdapter>[0]),
     secret: env().AUTH_SECRET,
     trustHost: true,
+    // A wrong password is the user's mistake, not a server error worth a stack trace.
+    logger: {
+      error(error) {
+        if (error.name !== "CredentialsSignin") console.error(error);
+      },
+    },
     session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
     pages: { signIn: "/sign-in", verifyRequest: "/sign-in/check-email", error: "/sign-in" },
     providers: [
