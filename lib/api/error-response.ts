@@ -1,0 +1,48 @@
+import { ZodError } from "zod";
+import { isAppError } from "@/lib/errors";
+
+// The one error mapper (D3): AppError → its code and status, ZodError → 400 naming the field,
+// anything else → 500 with a generic description (the cause is logged, never sent).
+
+export interface ErrorBody {
+  error: string;
+  error_description: string;
+}
+
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** True when the cause must be logged: the client only sees a generic message. */
+  unexpected: boolean;
+}
+
+type Issue = ZodError["issues"][number];
+
+/** `name: Required`, `tags.0: Expected string, received number`; the path is the field's. */
+export function formatIssue(issue: Issue, root = "Request body"): string {
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : root;
+  if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) return `${field}: Required`;
+  const message = issue.message.replace(/^Invalid input: /, "");
+  return `${field}: ${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+}
+
+/** At most three issues, so a huge invalid body does not produce a huge error. */
+export function formatZodError(error: ZodError, root?: string): string {
+  const lines = error.issues.slice(0, 3).map((i) => formatIssue(i, root));
+  const more = error.issues.length - 3;
+  return more > 0 ? `${lines.join("; ")} (and ${more} more)` : lines.join("; ");
+}
+
+const SERVER_ERROR: ErrorBody = { error: "server_error", error_description: "The server could not complete the request" };
+
+export function mapError(error: unknown): MappedError {
+  // An AppError of status 500 may carry a detail meant for the logs: it is treated as unexpected.
+  if (isAppError(error) && error.status < 500) {
+    return { status: error.status, body: { error: error.code, error_description: error.message }, headers: error.headers, unexpected: false };
+  }
+  if (error instanceof ZodError) {
+    return { status: 400, body: { error: "invalid_request", error_description: formatZodError(error) }, headers: {}, unexpected: false };
+  }
+  return { status: 500, body: SERVER_ERROR, headers: {}, unexpected: true };
+}

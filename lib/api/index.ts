@@ -1,0 +1,8 @@
+// What a route file and an operation definition need. The OpenAPI builder is imported from
+// lib/api/openapi directly, so route modules do not load every operation.
+export { apiRoute, publicApiRoute, type HandlerArgs, type RouteHandler } from "./route";
+export { defineOperation, type Operation } from "./operation";
+export { json, type ApiResult } from "./response";
+export { dateTime, ErrorSchema, pathId, queryBoolean } from "./schemas";
+export { afterCursor, encodeCursor, decodeCursor, PAGE_ORDER, pageQuery, paginate, type Cursor } from "./pagination";
+export type { ApiAuth } from "./auth";

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { env } from "@/lib/env";
+import { isUuid } from "@/lib/ids";
+
+// D5: lists stay JSON arrays, ordered by created_at then id. `limit` (1-1000, default 1000) and
+// an opaque `cursor` (the created_at and id of the last item of the previous page); a `Link:
+// <next>; rel="next"` header when more items exist.
+//
+//   const q = pageQuery.extend({ templatesOnly: queryBoolean.default(false) });   // query schema
+//   const rows = await db.portal.findMany({ where: { orgId, ...afterCursor(query.cursor) },
+//     orderBy: PAGE_ORDER, take: query.limit + 1 });                             // one extra row
+//   const { items, headers } = paginate(rows, query.limit, url);
+//   return json(items.map(toPortal), 200, headers);
+
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString("base64url");
+}
+
+export function decodeCursor(value: string): Cursor | null {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [at, id] = parsed as unknown[];
+    if (typeof at !== "string" || !isUuid(id)) return null;
+    const createdAt = new Date(at);
+    if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) return null;
+    return { createdAt, id };
+  } catch {
+    return null;
+  }
+}
+
+const cursorParam = z
+  .string()
+  .transform((value, ctx) => {
+    const cursor = decodeCursor(value);
+    if (!cursor) {
+      ctx.addIssue({ code: "custom", message: "Invalid cursor" });
+      return z.NEVER;
+    }
+    return cursor;
+  })
+  .meta({ description: "Opaque cursor from the previous page's Link header" });
+
+export const MAX_PAGE_SIZE = 1000;
+
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(MAX_PAGE_SIZE).meta({ description: "Items per page (1-1000)" }),
+  cursor: cursorParam.optional(),
+});
+
+/** Prisma `orderBy` of every list (a mutable tuple: Prisma's input types are not readonly). */
+export const PAGE_ORDER: [{ createdAt: "asc" }, { id: "asc" }] = [{ createdAt: "asc" }, { id: "asc" }];
+
+/** A `where` fragment: rows strictly after the cursor in (createdAt, id) order. */
+export function afterCursor(cursor: Cursor | undefined) {
+  if (!cursor) return {};
+  return { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] };
+}
+
+/** The next page's absolute URL: the same request with `cursor` replaced (API_URL as base, D1). */
+export function nextPageUrl(url: URL, cursor: Cursor): string {
+  const params = new URLSearchParams(url.searchParams);
+  params.set("cursor", encodeCursor(cursor));
+  return `${env().API_URL}${url.pathname}?${params.toString()}`;
+}
+
+/** Given `limit + 1` rows, the page and its `Link` header (absent on the last page). */
+export function paginate<Row extends Cursor>(rows: readonly Row[], limit: number, url: URL): { items: Row[]; headers: Record<string, string> } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  if (rows.length <= limit || !last) return { items, headers: {} };
+  return { items, headers: { Link: `<${nextPageUrl(url, last)}>; rel="next"` } };
+}

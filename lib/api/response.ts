@@ -1,0 +1,33 @@
+// What every /api/v1 response carries (D2), and the result type handlers return.
+
+export const API_VERSION = "1.0.2";
+
+/** A handler's answer: the wrapper validates `body` against the operation's response schema. */
+export interface ApiResult<Body = unknown, Status extends number = number> {
+  status: Status;
+  body: Body;
+  headers: Record<string, string>;
+}
+
+/** `return json(portal, 201)`; extra headers (e.g. `Link`) as the third argument. */
+export function json<Body, Status extends number = 200>(
+  body: Body,
+  status: Status = 200 as Status,
+  headers: Record<string, string> = {},
+): ApiResult<Body, Status> {
+  return { status, body, headers };
+}
+
+export function standardHeaders(requestId: string): Record<string, string> {
+  return {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-API-Version": API_VERSION,
+    "X-Request-Id": requestId,
+  };
+}
+
+/** A JSON response; `text` is the serialized body (kept as text so idempotent replays are byte-equal). */
+export function jsonResponse(status: number, text: string, headers: Record<string, string>): Response {
+  return new Response(text, { status, headers });
+}
