@@ -1,0 +1,6 @@
+import { apiRoute, json } from "@/lib/api";
+import { getMe } from "@/lib/me/get-me";
+import { getMeOperation } from "@/lib/me/operations";
+
+// GET /api/v1/me - any valid token
+export const GET = apiRoute(getMeOperation, async ({ auth }) => json(await getMe(auth)));
