@@ -1,7 +1,8 @@
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { verifyAccessToken } from "@/lib/oauth/access-token";
+import { tokenAudience, tokenIssuer, verifyAccessToken } from "@/lib/oauth/access-token";
+import { getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { basicAuth, createOAuthSetup, creds, obtainTokens, postRevoke, postToken } from "@/lib/oauth/token/test-helpers";
 
@@ -30,6 +31,24 @@ describe("POST /oauth/revoke", () => {
 
     expect(res.status).toBe(200);
     await expect(verifyAccessToken(tokens.access_token)).rejects.toMatchObject({ code: "invalid_token" });
+    expect((await grantOf(tokens.refresh_token)).revokedAt).not.toBeNull();
+  });
+
+  it("revoking an expired access token still ends its grant", async () => {
+    const setup = await createOAuthSetup();
+    const tokens = await obtainTokens(setup);
+    const grant = await grantOf(tokens.refresh_token);
+    const key = await getActiveSigningKey();
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ client_id: setup.client.clientId, org_id: setup.org.id, scope: tokens.scope, grant_id: grant.id })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })
+      .setIssuer(tokenIssuer())
+      .setAudience(tokenAudience())
+      .setSubject(setup.user.id)
+      .setIssuedAt(now - 7200)
+      .setExpirationTime(now - 3600)
+      .sign(key.privateKey);
+    expect((await postRevoke({ token: expired, ...creds(setup) })).status).toBe(200);
     expect((await grantOf(tokens.refresh_token)).revokedAt).not.toBeNull();
   });
 
