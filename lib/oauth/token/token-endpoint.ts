@@ -25,13 +25,14 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
     if (!grant) throw new OAuthError("unsupported_grant_type", `grant_type must be one of: ${SUPPORTED_GRANT_TYPES.join(", ")}`);
     const granted = await grant(client, params);
-    const access = await issueAccessToken({ ...granted, clientId: client.clientId });
+    const { grantId, userId, orgId, scopes } = granted;
+    const access = await issueAccessToken({ grantId, userId, orgId, scopes, clientId: client.clientId });
     return oauthJson({
       access_token: access.token,
       token_type: "Bearer",
       expires_in: access.expiresIn,
       refresh_token: granted.refreshToken,
-      scope: formatScopes(granted.scopes),
+      scope: formatScopes(scopes),
     });
   });
 }
