@@ -74,7 +74,7 @@ export function ClientActions({
     <div className="space-y-3">
       {secret ? <SecretReveal title={`New secret for “${name}”`} secret={secret} onDone={() => setDismissed(secret)} /> : null}
       {error ? <Alert>{error}</Alert> : null}
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap items-start gap-2">
         <ConfirmedAction
           id={id}
           label="Rotate secret"
