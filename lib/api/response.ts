@@ -9,12 +9,11 @@ export interface ApiResult<Body = unknown, Status extends number = number> {
   headers: Record<string, string>;
 }
 
-/** `return json(portal, 201)`; extra headers (e.g. `Link`) as the third argument. */
-export function json<Body, Status extends number = 200>(
-  body: Body,
-  status: Status = 200 as Status,
-  headers: Record<string, string> = {},
-): ApiResult<Body, Status> {
+/** `return json(portal)` (200) or `json(portal, 201)`; extra headers (e.g. `Link`) third. */
+export function json<Body>(body: Body): ApiResult<Body, 200>;
+export function json<Body, Status extends number>(body: Body, status: Status, headers?: Record<string, string>): ApiResult<Body, Status>;
+// Overloads, so that a bare json(body) is 200 and never inferred from the declared statuses.
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): ApiResult {
   return { status, body, headers };
 }
 

@@ -6,6 +6,7 @@ import { resetEnvForTests } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { GET as getMe } from "@/app/api/v1/me/route";
+import { requestHash } from "./idempotency";
 import { apiRoute, defineOperation, json, pathId } from "./index";
 import { callRoute } from "./test-support/call-route";
 
@@ -320,6 +321,29 @@ describe("Idempotency-Key (D6)", () => {
     expect(await db.idempotencyRecord.count({ where: { clientId: ctx.client.id, key: "key-500" } })).toBe(0);
     const retry = await post(ctx.token, { name: "crash" }, "key-500");
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("409 while the first request with the key is still running, after waiting briefly", async () => {
+    const ctx = await createApiContext();
+    const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
+    await db.idempotencyRecord.create({
+      data: { clientId: ctx.client.id, key: "busy", method: "POST", path: "/api/v1/things", requestHash: hash, expiresAt: new Date(Date.now() + 60_000) },
+    });
+    const res = await post(ctx.token, { name: "a" }, "busy");
+    expect(res.status).toBe(409);
+    expect(res.json["error_description"]).toMatch(/still being processed/);
+    expect(await runs(ctx.org.id)).toBe(0);
+  });
+
+  it("takes over a key whose request died (unfinished for minutes)", async () => {
+    const ctx = await createApiContext();
+    const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
+    await db.idempotencyRecord.create({
+      data: { clientId: ctx.client.id, key: "dead", method: "POST", path: "/api/v1/things", requestHash: hash, createdAt: new Date(Date.now() - 10 * 60_000), expiresAt: new Date(Date.now() + 60_000) },
+    });
+    const res = await post(ctx.token, { name: "a" }, "dead");
+    expect(res.status).toBe(201);
+    expect(await runs(ctx.org.id)).toBe(1);
   });
 
   it("runs concurrent duplicates once: the second waits and gets the same response", async () => {

@@ -114,8 +114,11 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
 
   if (recordId) {
     // Stored: what the handler decided (2xx and 4xx). Released: 5xx, so a retry does the work.
-    if (outcome.status < 500) await completeIdempotencyKey(recordId, outcome.status, outcome.text);
-    else await releaseIdempotencyKey(recordId).catch((e: unknown) => console.error(`[api] ${requestId} releasing idempotency key failed:`, e));
+    // The work is done either way, so a failure here is logged and the response still sent; the
+    // key then counts as abandoned after a while (see idempotency.ts).
+    const id = recordId;
+    const settle = outcome.status < 500 ? completeIdempotencyKey(id, outcome.status, outcome.text) : releaseIdempotencyKey(id);
+    await settle.catch((e: unknown) => console.error(`[api] ${requestId} settling Idempotency-Key failed:`, e));
   }
   return jsonResponse(outcome.status, outcome.text, { ...outcome.headers, ...headers });
 }
