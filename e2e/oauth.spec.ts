@@ -1,0 +1,252 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+
+// The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
+// member authorizes it on the consent screen, and the client (a tiny HTTP server on loopback plus
+// Playwright's request context) receives the code and exchanges it for tokens.
+
+const DEMO_PASSWORD = "demo-password-1";
+const ORG_NAME = "Demo Accounting LLP";
+const APP_NAME = "Ledger Sync";
+
+test.describe.configure({ mode: "serial" });
+
+let server: Server;
+let redirectUri: string;
+/** The query strings the client's callback received, in order. */
+const received: URLSearchParams[] = [];
+const client = { clientId: "", secret: "" };
+let refreshToken = "";
+let accessToken = "";
+
+test.beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/callback") received.push(url.searchParams);
+    res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>Callback received</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+});
+
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+function authorizePath(params: Record<string, string>): string {
+  return `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, ...params })}`;
+}
+
+const newState = () => randomBytes(12).toString("base64url");
+
+test("an admin creates a client in API settings and sees its secret once", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("link", { name: "API settings" }).click();
+  await expect(page.getByRole("heading", { name: "API settings" })).toBeVisible();
+
+  // A redirect URI that is neither https nor loopback: refused, and nothing typed is lost.
+  await page.getByLabel("Name", { exact: true }).fill(APP_NAME);
+  await page.getByLabel("Redirect URIs").fill("http://client.example/callback");
+  await page.getByRole("checkbox", { name: "portal:read" }).check();
+  await page.getByRole("checkbox", { name: "task:read" }).check();
+  await page.getByRole("button", { name: "Create client" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Redirect URI on line 1" })).toBeVisible();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(APP_NAME);
+  await expect(page.getByRole("checkbox", { name: "task:read" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "task:write" })).not.toBeChecked();
+
+  await page.getByLabel("Redirect URIs").fill(redirectUri);
+  await page.getByRole("button", { name: "Create client" }).click();
+  const reveal = page.getByTestId("secret-reveal");
+  await expect(reveal).toContainText("won't be shown again");
+  client.clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
+  client.secret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
+  expect(client.clientId).toMatch(/^cpc_/);
+  expect(client.secret).toMatch(/^cps_/);
+  expect(page.url()).not.toContain(client.secret);
+
+  const row = page.getByRole("listitem", { name: APP_NAME });
+  await expect(row).toContainText(client.clientId);
+  await expect(row).toContainText(redirectUri);
+  await expect(row).toContainText("portal:read task:read");
+  await expect(row.getByTestId("secret-hint")).toHaveText(`••••${client.secret.slice(-4)}`);
+
+  await page.reload();
+  await expect(page.getByRole("listitem", { name: APP_NAME })).toContainText(client.clientId);
+  await expect(page.getByTestId("secret-reveal")).toHaveCount(0);
+  expect(await page.content()).not.toContain(client.secret);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("a member approves part of the scopes; the client exchanges the code for tokens", async ({ page, request }) => {
+  const state = newState();
+  await page.goto(authorizePath({ scope: "portal:read task:read", state }));
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=/);
+  await signIn(page, "member@demo.test");
+
+  await expect(page).toHaveURL(/\/oauth\/consent\?/);
+  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  await expect(page.getByText(ORG_NAME)).toBeVisible();
+  await expect(page.getByTestId("redirect-host")).toHaveText(new URL(redirectUri).host);
+  await expect(page.getByText("This app cannot download the contents of your files.")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "portal:read" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "portal:read" })).toHaveAccessibleDescription("List and view portals, list workflow states");
+
+  // The consent screen must not be framed.
+  const headers = (await page.request.get(page.url())).headers();
+  expect(headers["content-security-policy"]).toBe("frame-ancestors 'none'");
+  expect(headers["x-frame-options"]).toBe("DENY");
+
+  await page.getByRole("checkbox", { name: "task:read" }).uncheck();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  const landed = new URL(page.url()).searchParams;
+  expect(landed.get("state")).toBe(state);
+  const code = landed.get("code");
+  expect(code).toBeTruthy();
+  expect(received.at(-1)?.get("code")).toBe(code);
+
+  const tokenResponse = await request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: code!, client_id: client.clientId, client_secret: client.secret, redirect_uri: redirectUri },
+  });
+  expect(tokenResponse.status()).toBe(200);
+  const tokens = (await tokenResponse.json()) as Record<string, unknown>;
+  expect(tokens).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "portal:read" });
+  expect(typeof tokens.access_token).toBe("string");
+  expect(typeof tokens.refresh_token).toBe("string");
+  accessToken = String(tokens.access_token);
+  refreshToken = String(tokens.refresh_token);
+
+  const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+  expect(me.status()).toBe(200);
+  expect(await me.json()).toMatchObject({ user_email: "member@demo.test", org_name: ORG_NAME, client_id: client.clientId, scopes: ["portal:read"] });
+});
+
+test("a scope the client may not ask for goes back to the client as invalid_scope, before any sign-in", async ({ request }) => {
+  const response = await request.get(authorizePath({ scope: "portal:read webhook:manage", state: "s1" }), { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  const location = new URL(response.headers()["location"] ?? "");
+  expect(location.href.startsWith(redirectUri)).toBe(true);
+  expect(location.searchParams.get("error")).toBe("invalid_scope");
+  expect(location.searchParams.get("state")).toBe("s1");
+});
+
+test("Deny sends access_denied and the state back to the client", async ({ page }) => {
+  const state = newState();
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await page.goto(authorizePath({ scope: "portal:read", state }));
+  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  await page.getByRole("button", { name: "Deny" }).click();
+  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  const landed = new URL(page.url()).searchParams;
+  expect(landed.get("error")).toBe("access_denied");
+  expect(landed.get("state")).toBe(state);
+  expect(landed.has("code")).toBe(false);
+});
+
+test("a member has Connected apps but no API settings", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page.getByRole("link", { name: "Connected apps" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "API settings" })).toHaveCount(0);
+  await page.goto(`${new URL(page.url()).pathname}/settings/api`);
+  await expect(page.getByText("Only administrators of this organization can manage API clients.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create client" })).toHaveCount(0);
+});
+
+test("an unknown client or an unregistered redirect URI shows an error page and never leaves the app", async ({ page, request }) => {
+  const before = received.length;
+  const unknown = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: "cpc_unknown", redirect_uri: redirectUri, state: "x" })}`;
+  const response = await request.get(unknown, { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toMatch(/^http:\/\/localhost:\d+\/oauth\/error\?/);
+  expect(response.headers()["x-frame-options"]).toBe("DENY");
+
+  await page.goto(unknown);
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/oauth\/error\?/);
+  await expect(page.getByRole("heading", { name: "Authorization failed" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "This application is not registered." })).toBeVisible();
+
+  await page.goto(authorizePath({ redirect_uri: "http://127.0.0.1:1/elsewhere", state: "x" }));
+  await expect(page).toHaveURL(/\/oauth\/error\?/);
+  await expect(page.getByRole("alert").filter({ hasText: "redirect URI is not registered" })).toBeVisible();
+  expect(received.length).toBe(before);
+});
+
+test("a guest of the organization cannot authorize its client", async ({ page }) => {
+  const before = received.length;
+  await page.goto(authorizePath({ scope: "portal:read", state: "g" }));
+  await signIn(page, "guest@demo.test");
+  await expect(page.getByRole("alert").filter({ hasText: `Only members of ${ORG_NAME} can authorize ${APP_NAME}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  expect(received.length).toBe(before);
+});
+
+test("rotating the secret shows the new one once and the old one stops working", async ({ page, request }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("link", { name: "API settings" }).click();
+  const row = page.getByRole("listitem", { name: APP_NAME });
+  await row.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(row).toContainText("stops working at once");
+  await row.getByRole("button", { name: "Rotate now" }).click();
+  const secret = (await row.getByTestId("new-client-secret").textContent()) ?? "";
+  expect(secret).toMatch(/^cps_/);
+  expect(secret).not.toBe(client.secret);
+  await expect(row.getByTestId("secret-hint")).toHaveText(`••••${secret.slice(-4)}`);
+
+  const refresh = (clientSecret: string) =>
+    request.post("/oauth/token", { form: { grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.clientId, client_secret: clientSecret } });
+  const old = await refresh(client.secret);
+  expect(old.status()).toBe(401);
+  expect(await old.json()).toMatchObject({ error: "invalid_client" });
+  const fresh = await refresh(secret);
+  expect(fresh.status()).toBe(200);
+  const tokens = (await fresh.json()) as Record<string, unknown>;
+  accessToken = String(tokens.access_token);
+  client.secret = secret;
+
+  await page.reload();
+  expect(await page.content()).not.toContain(secret);
+});
+
+test("the member revokes the app under Connected apps and its token stops working", async ({ page, request }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await page.getByRole("link", { name: "Connected apps" }).click();
+  const app = page.getByRole("listitem", { name: APP_NAME });
+  await expect(app.getByTestId("grant-scopes")).toHaveText("portal:read");
+  await app.getByRole("button", { name: `Revoke ${APP_NAME}` }).click();
+  await expect(page.getByRole("listitem", { name: APP_NAME })).toHaveCount(0);
+  await expect(page.getByText("You have not connected any apps.")).toBeVisible();
+
+  const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+  expect(me.status()).toBe(401);
+});
+
+test("deleting the client makes its authorize URL an error page", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("link", { name: "API settings" }).click();
+  const row = page.getByRole("listitem", { name: APP_NAME });
+  await row.getByRole("button", { name: "Delete", exact: true }).click();
+  await row.getByRole("button", { name: "Delete client" }).click();
+  await expect(page.getByRole("listitem", { name: APP_NAME })).toHaveCount(0);
+  await expect(page.getByText("No clients yet.")).toBeVisible();
+
+  await page.goto(authorizePath({ scope: "portal:read", state: "d" }));
+  await expect(page.getByRole("alert").filter({ hasText: "This application is not registered." })).toBeVisible();
+});
