@@ -20,8 +20,8 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["**/*.test.ts"],
-          exclude: [...exclude, "**/*.int.test.ts"],
+          include: ["**/*.test.ts", "**/*.test.tsx"],
+          exclude: [...exclude, "**/*.int.test.ts", "**/*.int.test.tsx"],
         },
       },
       {

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   plan_required: 403,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   rate_limit_exceeded: 429,

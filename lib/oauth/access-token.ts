@@ -89,7 +89,8 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
     throw invalidToken("The access token is missing claims");
   }
   const grant = await db.oAuthGrant.findFirst({
-    where: { id: grant_id, orgId: org_id, userId: sub, revokedAt: null, client: { clientId: client_id } },
+    // A user taken out of the organization loses API access at once, not when the token expires.
+    where: { id: grant_id, orgId: org_id, userId: sub, revokedAt: null, client: { clientId: client_id }, user: { memberships: { some: { orgId: org_id } } } },
     select: { clientId: true },
   });
   if (!grant) throw invalidToken("The access token has been revoked");

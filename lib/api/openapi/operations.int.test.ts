@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GET as unknownPath, POST as unknownPathPost } from "@/app/api/v1/[...path]/route";
+import { GET as unknownPath, POST as unknownPathPost } from "@/app/api/v1/[[...path]]/route";
 import { GET as openApiJson } from "@/app/api/v1/openapi.json/route";
 import { callRoute } from "../test-support/call-route";
 import type { OpenApiDocument } from "./types";
@@ -15,7 +15,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 function routeFiles(): string[] {
   return readdirSync(API_DIR, { recursive: true, encoding: "utf8" })
-    .filter((f) => path.basename(f) === "route.ts" && !f.startsWith("[...path]"))
+    .filter((f) => path.basename(f) === "route.ts" && !f.startsWith("[[...path]]"))
     .sort();
 }
 

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { listUserOrganizations } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "@/app/sign-in/actions";
-import { hasApiAccess } from "./settings/api-access";
+import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;

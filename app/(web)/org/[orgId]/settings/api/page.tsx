@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { roleInOrganization } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
-import { hasApiAccess } from "../api-access";
+import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { createClientAction, deleteClientAction, rotateSecretAction } from "./actions";
 
 export const metadata: Metadata = { title: "API settings" };
