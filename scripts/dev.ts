@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { loadDevSecrets } from "./lib/dev-secrets";
-import { startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
+import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
 import { applyMigrations } from "./lib/schema-engine";
 
 // `npm run dev`: the whole product on a machine with only Node.js. Every service that is not
@@ -35,14 +35,7 @@ async function main(): Promise<void> {
   if (!env.S3_ENDPOINT) {
     const s3 = await startEmbeddedS3({ dataDir: resolve(dataDir, "s3"), port: Number(env.EMBEDDED_S3_PORT ?? 54330), bucket: env.S3_BUCKET ?? "client-portals" });
     stops.push(s3.stop);
-    Object.assign(env, {
-      S3_ENDPOINT: s3.endpoint,
-      S3_BUCKET: s3.bucket,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_FORCE_PATH_STYLE: "true",
-    });
+    Object.assign(env, s3Env(s3));
     log(`embedded S3 at ${s3.endpoint}, data in .data/s3`);
   }
   if (!env.SMTP_URL) log(`email is captured, not sent: read it at ${env.APP_URL}/dev/mailbox`);

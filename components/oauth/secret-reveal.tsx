@@ -9,24 +9,22 @@ export function SecretReveal({ clientId, secret, title, onDone }: { clientId?: s
   return (
     <div className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4" data-testid="secret-reveal">
       <p className="font-medium">{title}</p>
-      {clientId ? (
-        <div className="text-sm">
-          <span className="block text-slate-600">Client ID</span>
-          <span className="flex flex-wrap items-center gap-2">
-            <code className="break-all rounded bg-white px-2 py-1" data-testid="new-client-id">{clientId}</code>
-            <CopyButton value={clientId} label="Copy client ID" />
-          </span>
-        </div>
-      ) : null}
-      <div className="text-sm">
-        <span className="block text-slate-600">Client secret</span>
-        <span className="flex flex-wrap items-center gap-2">
-          <code className="break-all rounded bg-white px-2 py-1" data-testid="new-client-secret">{secret}</code>
-          <CopyButton value={secret} label="Copy client secret" />
-        </span>
-      </div>
+      {clientId ? <CopyableValue label="Client ID" value={clientId} testId="new-client-id" /> : null}
+      <CopyableValue label="Client secret" value={secret} testId="new-client-secret" />
       <Alert tone="info">Copy the secret now and keep it safe. It won&apos;t be shown again.</Alert>
       <Button type="button" variant="secondary" onClick={onDone}>I have copied it</Button>
+    </div>
+  );
+}
+
+function CopyableValue({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div className="text-sm">
+      <span className="block text-slate-600">{label}</span>
+      <span className="flex flex-wrap items-center gap-2">
+        <code className="break-all rounded bg-white px-2 py-1" data-testid={testId}>{value}</code>
+        <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+      </span>
     </div>
   );
 }

@@ -6,32 +6,16 @@ import { requireApiAccess } from "@/lib/oauth/clients/api-access";
 import type { Scope } from "@/lib/oauth/scopes";
 import { readBearerToken } from "./bearer";
 
-/** Who is calling, as handlers see it. */
-export interface ApiAuth {
-  userId: string;
-  orgId: string;
-  /** The public client_id. */
-  clientId: string;
-  /** OAuthClient.id (rate limits, idempotency, audit rows). */
-  clientRecordId: string;
-  grantId: string;
-  scopes: Scope[];
+/** Who is calling, as handlers see it: the verified token, and the actor for domain functions. */
+export type ApiAuth = Omit<VerifiedAccessToken, "jti" | "expiresAt"> & {
   /** For domain functions and audit rows: the user, through this OAuth client. */
   actor: Extract<Actor, { type: "user" }>;
-}
+};
 
 /** 401 invalid_token unless the request carries a valid, unrevoked access token. */
 export async function authenticate(req: Request): Promise<ApiAuth> {
-  const token: VerifiedAccessToken = await verifyAccessToken(readBearerToken(req));
-  return {
-    userId: token.userId,
-    orgId: token.orgId,
-    clientId: token.clientId,
-    clientRecordId: token.clientRecordId,
-    grantId: token.grantId,
-    scopes: token.scopes,
-    actor: { type: "user", userId: token.userId, oauthClientId: token.clientRecordId },
-  };
+  const { jti: _jti, expiresAt: _expiresAt, ...token } = await verifyAccessToken(readBearerToken(req));
+  return { ...token, actor: { type: "user", userId: token.userId, oauthClientId: token.clientRecordId } };
 }
 
 /**

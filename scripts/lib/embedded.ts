@@ -224,3 +224,15 @@ export async function startEmbeddedS3(options: { dataDir: string; port: number; 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The application's S3 settings (lib/env.ts) for an embedded S3 server. */
+export function s3Env(s3: EmbeddedS3): Record<string, string> {
+  return {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: "true",
+  };
+}

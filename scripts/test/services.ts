@@ -14,7 +14,7 @@ import path from "node:path";
 
 import pg from "pg";
 
-import { startEmbeddedPostgres, startEmbeddedS3 } from "../lib/embedded.ts";
+import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "../lib/embedded.ts";
 import { applyMigrations, quoteIdentifier } from "../lib/schema-engine.ts";
 
 export interface TestServices {
@@ -72,12 +72,7 @@ export async function startTestServices(options: {
       env: {
         DATABASE_URL: databaseUrl,
         TEST_DATABASE: kind,
-        S3_ENDPOINT: s3.endpoint,
-        S3_BUCKET: s3.bucket,
-        S3_REGION: s3.region,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_FORCE_PATH_STYLE: "true",
+        ...s3Env(s3),
         // Fresh per run: nothing a test run signs or encrypts outlives it.
         AUTH_SECRET: process.env["AUTH_SECRET"] ?? randomBytes(32).toString("base64url"),
         APP_ENCRYPTION_KEY: process.env["APP_ENCRYPTION_KEY"] ?? randomBytes(32).toString("hex"),
@@ -96,30 +91,27 @@ export async function startTestServices(options: {
  * credentials and options. Connects through the server's `postgres` database, which always
  * exists, so the URL may name any database (even `name` itself).
  */
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+/** Runs `work` on the server's `postgres` database, which always exists. */
+async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const admin = new URL(serverUrl);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`));
+}
+
 export async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new URL(serverUrl);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    // FORCE ends sessions a crashed earlier run may have left behind (PostgreSQL 13+).
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
-  } finally {
-    await client.end();
-  }
+  // FORCE ends sessions a crashed earlier run may have left behind (PostgreSQL 13+).
+  await dropDatabase(serverUrl, name);
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdentifier(name)}`));
   const url = new URL(serverUrl);
   url.pathname = `/${encodeURIComponent(name)}`;
   return url.toString();
