@@ -1,0 +1,55 @@
+import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { encrypt } from "@/lib/crypto";
+import { db } from "@/lib/db";
+import { conflict } from "@/lib/errors";
+import { requireApiAccess } from "@/lib/oauth/clients/api-access";
+import type { OutboundPolicy } from "@/lib/outbound";
+import { checkWebhookUrl } from "./check-url";
+import { MAX_WEBHOOKS_PER_ORG } from "./config";
+import { parseWebhookInput } from "./parse-input";
+import { createWebhookBody } from "./schemas";
+import { newWebhookSecret } from "./secret";
+import { normalizeEvents, toWebhook } from "./to-webhook";
+
+export interface CreateWebhookOptions {
+  orgId: string;
+  actor: Actor;
+  url: string;
+  events: readonly string[];
+  /** Tests only: the outbound policy the URL is checked against (default: from the environment). */
+  outboundPolicy?: OutboundPolicy;
+}
+
+/** Creates a webhook (enabled) with a new secret; returns the API record, secret included. */
+export async function createWebhook({ orgId, actor, outboundPolicy, ...input }: CreateWebhookOptions) {
+  const { url, events } = parseWebhookInput(createWebhookBody, input);
+  await checkWebhookUrl(url, outboundPolicy);
+  const secret = newWebhookSecret();
+  const row = await db.$transaction(async (tx) => {
+    await requireApiAccess(tx, orgId);
+    // The organization's row lock serialises creations, so two at once cannot make a 26th.
+    await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${orgId}::uuid FOR UPDATE`;
+    if ((await tx.webhook.count({ where: { orgId } })) >= MAX_WEBHOOKS_PER_ORG) {
+      throw conflict(`An organization has at most ${MAX_WEBHOOKS_PER_ORG} webhooks`);
+    }
+    const created = await tx.webhook.create({
+      data: {
+        orgId,
+        url,
+        events: normalizeEvents(events),
+        secretEncrypted: encrypt(secret),
+        createdById: actor.type === "user" ? actor.userId : null,
+      },
+    });
+    await recordAudit(tx, {
+      orgId,
+      actor,
+      action: "webhook.created",
+      targetType: "webhook",
+      targetId: created.id,
+      metadata: { url, events: created.events },
+    });
+    return created;
+  });
+  return toWebhook(row);
+}

@@ -1,0 +1,66 @@
+import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+import type { DeliveryStatus, Prisma } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/ids";
+import type { WebhookDeliveryBody } from "./schemas";
+
+const withAttempts = { attempts: { orderBy: { number: "asc" } } } satisfies Prisma.WebhookDeliveryInclude;
+export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: typeof withAttempts }>;
+
+export interface ListDeliveriesOptions {
+  orgId: string;
+  webhookId: string;
+  status?: DeliveryStatus;
+  cursor?: Cursor;
+  /** Ask for `limit + 1` to paginate. */
+  take?: number;
+  /** The web page shows the latest first; the API lists in creation order (D5). */
+  newestFirst?: boolean;
+}
+
+/** A webhook's delivery log (30 days), each delivery with its attempts. */
+export async function listDeliveries({ orgId, webhookId, status, cursor, take, newestFirst = false }: ListDeliveriesOptions) {
+  await requireWebhook(orgId, webhookId);
+  return db.webhookDelivery.findMany({
+    where: { webhookId, ...(status ? { status } : {}), ...afterCursor(cursor) },
+    orderBy: newestFirst ? [{ createdAt: "desc" }, { id: "desc" }] : PAGE_ORDER,
+    include: withAttempts,
+    take,
+  });
+}
+
+/** One delivery of the organization's webhook, with its attempts; null when there is none. */
+export async function findDelivery({ orgId, webhookId, deliveryId }: { orgId: string; webhookId: string; deliveryId: string }) {
+  if (!isUuid(webhookId) || !isUuid(deliveryId)) return null;
+  return db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId, webhook: { orgId } }, include: withAttempts });
+}
+
+export async function requireWebhook(orgId: string, webhookId: string) {
+  const webhook = isUuid(webhookId) ? await db.webhook.findFirst({ where: { id: webhookId, orgId } }) : null;
+  if (!webhook) throw notFound("Webhook");
+  return webhook;
+}
+
+export function toDelivery(row: DeliveryWithAttempts): WebhookDeliveryBody {
+  return {
+    delivery_id: row.id,
+    webhook_id: row.webhookId,
+    event: row.eventType,
+    // A test send is its own event (D21): its event_id is the delivery id.
+    event_id: row.eventId ?? row.id,
+    status: row.status,
+    attempt_count: row.attemptCount,
+    created_at: row.createdAt,
+    completed_at: row.completedAt,
+    attempts: row.attempts.map((a) => ({
+      number: a.number,
+      started_at: a.startedAt,
+      duration_ms: a.durationMs,
+      status_code: a.statusCode,
+      success: a.success,
+      error: a.error,
+      response_body: a.responseBody,
+    })),
+  };
+}
