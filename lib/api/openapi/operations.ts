@@ -1,4 +1,5 @@
 import { getMeOperation } from "@/lib/me/operations";
+import { webhookOperations } from "@/lib/webhooks/operations";
 import type { Operation } from "../operation";
 import { getOpenApiOperation } from "./definition";
 
@@ -9,4 +10,4 @@ import { getOpenApiOperation } from "./definition";
 // here, and serve it from the matching route file with apiRoute(definition, handler).
 // operations.int.test.ts fails when a route's handler is missing here or its path does not
 // match its file.
-export const API_OPERATIONS: readonly Operation[] = [getMeOperation, getOpenApiOperation];
+export const API_OPERATIONS: readonly Operation[] = [getMeOperation, ...webhookOperations, getOpenApiOperation];

@@ -1,0 +1,9 @@
+import { apiRoute, json } from "@/lib/api";
+import { toDelivery } from "@/lib/webhooks/deliveries";
+import { redeliverOperation } from "@/lib/webhooks/operations";
+import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
+
+// POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver - a new attempt series (beyond 1.0.2)
+export const POST = apiRoute(redeliverOperation, async ({ auth, params }) =>
+  json(toDelivery(await redeliverWebhookDelivery({ orgId: auth.orgId, actor: auth.actor, ...params })), 202),
+);
