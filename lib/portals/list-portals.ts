@@ -1,26 +1,40 @@
-import { db } from "@/lib/db";
+import { afterCursor, type Cursor } from "@/lib/api/pagination";
+import { systemKeyOf } from "@/lib/external-ids/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { loadPortalRecords, type PortalRecord } from "./portal-record";
 
 export interface ListPortalsInput {
   orgId: string;
   /** Guests see only the portals they were invited to. */
   guestUserId?: string;
   templatesOnly?: boolean;
+  /** Only the portal holding this (system, id) pair: system case-insensitive, id exact. */
+  externalId?: { system: string; value: string };
   limit?: number;
+  /** The last item of the previous page. */
+  cursor?: Cursor;
 }
 
-/** Active (not permanently deleted) portals of an organization, archived ones included. */
-export async function listPortals({ orgId, guestUserId, templatesOnly = false, limit = 1000 }: ListPortalsInput) {
+/**
+ * Active (not permanently deleted) portals of an organization, archived ones included, ordered
+ * by creation (D5); templates only with `templatesOnly`. `next` is set when more items exist.
+ */
+export async function listPortals({
+  orgId,
+  guestUserId,
+  templatesOnly = false,
+  externalId,
+  limit = 1000,
+  cursor,
+}: ListPortalsInput): Promise<{ items: PortalRecord[]; next: Cursor | null }> {
   const where: Prisma.PortalWhereInput = {
-    orgId,
-    deletedAt: null,
     isTemplate: templatesOnly,
     ...(guestUserId ? { guests: { some: { userId: guestUserId } } } : {}),
+    ...(externalId ? { externalIds: { some: { orgId, systemKey: systemKeyOf(externalId.system), value: externalId.value } } } : {}),
+    ...afterCursor(cursor),
   };
-  return db.portal.findMany({
-    where,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: limit,
-    include: { workflowState: { select: { id: true, name: true } } },
-  });
+  const rows = await loadPortalRecords({ orgId, where, take: limit + 1 });
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }

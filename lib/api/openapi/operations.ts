@@ -1,4 +1,12 @@
 import { getMeOperation } from "@/lib/me/operations";
+import {
+  createPortalOperation,
+  getPortalOperation,
+  listPortalsOperation,
+  setPortalWorkflowOperation,
+  updatePortalOperation,
+} from "@/lib/portals/operations";
+import { listWorkflowStatesOperation } from "@/lib/workflow/operations";
 import { webhookOperations } from "@/lib/webhooks/operations";
 import type { Operation } from "../operation";
 import { getOpenApiOperation } from "./definition";
@@ -10,4 +18,14 @@ import { getOpenApiOperation } from "./definition";
 // here, and serve it from the matching route file with apiRoute(definition, handler).
 // operations.int.test.ts fails when a route's handler is missing here or its path does not
 // match its file.
-export const API_OPERATIONS: readonly Operation[] = [getMeOperation, ...webhookOperations, getOpenApiOperation];
+export const API_OPERATIONS: readonly Operation[] = [
+  getMeOperation,
+  listWorkflowStatesOperation,
+  listPortalsOperation,
+  createPortalOperation,
+  getPortalOperation,
+  updatePortalOperation,
+  setPortalWorkflowOperation,
+  ...webhookOperations,
+  getOpenApiOperation,
+];

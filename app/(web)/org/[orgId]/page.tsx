@@ -13,7 +13,7 @@ export default async function PortalListPage({ params }: { params: Promise<{ org
   const user = await requireUser(`/org/${orgId}`);
   const role = await roleInOrganization(user.id, orgId);
   if (!role) notFound();
-  const portals = await listPortals({ orgId, guestUserId: role === "guest" ? user.id : undefined });
+  const { items: portals } = await listPortals({ orgId, guestUserId: role === "guest" ? user.id : undefined });
 
   return (
     <div>

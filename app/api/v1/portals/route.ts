@@ -1,0 +1,25 @@
+import { apiRoute, json } from "@/lib/api";
+import { nextPageUrl } from "@/lib/api/pagination";
+import { createPortal } from "@/lib/portals/create-portal";
+import { listPortals } from "@/lib/portals/list-portals";
+import { createPortalOperation, listPortalsOperation } from "@/lib/portals/operations";
+import { toPortalResponse } from "@/lib/portals/to-response";
+
+// GET /api/v1/portals - list, templates, lookup by external system id
+export const GET = apiRoute(listPortalsOperation, async ({ auth, query, url }) => {
+  const { externalSystem, externalId, templatesOnly, limit, cursor } = query;
+  const { items, next } = await listPortals({
+    orgId: auth.orgId,
+    templatesOnly,
+    externalId: externalSystem !== undefined && externalId !== undefined ? { system: externalSystem, value: externalId } : undefined,
+    limit,
+    cursor,
+  });
+  return json(items.map(toPortalResponse), 200, next ? { Link: `<${nextPageUrl(url, next)}>; rel="next"` } : {});
+});
+
+// POST /api/v1/portals - create a portal or template
+export const POST = apiRoute(createPortalOperation, async ({ auth, body }) => {
+  const portal = await createPortal({ orgId: auth.orgId, actor: auth.actor, ...body });
+  return json(toPortalResponse(portal), 201);
+});
