@@ -58,3 +58,40 @@ export async function createApiContext(options: { scopes?: Scope[]; plan?: Plan;
   const { token } = await issueAccessToken({ grantId: grant.id, userId: user.id, orgId: org.id, clientId: client.clientId, scopes });
   return { org, user, client, secret, grant, token };
 }
+
+/** Workflow states of an organization, in the order given (positions 0, 1, ...). */
+export async function createTestWorkflowStates(orgId: string, names: string[] = ["Onboarding", "In review", "Complete"]) {
+  const states = [];
+  for (const [position, name] of names.entries()) states.push(await db.workflowState.create({ data: { orgId, name, position } }));
+  return states;
+}
+
+/** A portal (or template) written directly, for tests that need one to exist. */
+export async function createTestPortal(options: {
+  orgId: string;
+  name?: string;
+  tags?: string[];
+  isTemplate?: boolean;
+  archived?: boolean;
+  workflowStateId?: string | null;
+  createdById?: string | null;
+  deletedAt?: Date | null;
+}) {
+  return db.portal.create({
+    data: {
+      orgId: options.orgId,
+      name: options.name ?? `Portal ${randomUUID()}`,
+      tags: options.tags ?? [],
+      isTemplate: options.isTemplate ?? false,
+      archived: options.archived ?? false,
+      workflowStateId: options.workflowStateId ?? null,
+      createdById: options.createdById ?? null,
+      deletedAt: options.deletedAt ?? null,
+    },
+  });
+}
+
+/** The organization has the partner integration connected (credentials are not used by these tests). */
+export async function connectTestPartner(orgId: string) {
+  return db.partnerConnection.create({ data: { orgId, status: "connected", credentialsEncrypted: "test-credentials" } });
+}
