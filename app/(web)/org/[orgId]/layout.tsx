@@ -28,6 +28,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
             {isMember ? (
               <nav aria-label="Settings" className="flex gap-4 text-sm">
                 {showApiSettings ? <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/api`}>API settings</Link> : null}
+                {showApiSettings ? <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/webhooks`}>Webhooks</Link> : null}
                 <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/connected-apps`}>Connected apps</Link>
               </nav>
             ) : null}

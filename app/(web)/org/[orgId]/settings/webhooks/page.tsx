@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CopyButton } from "@/components/oauth/copy-button";
+import { WebhooksNotice } from "@/components/webhooks/notice";
+import { WebhookActions } from "@/components/webhooks/webhook-actions";
+import { WebhookForm } from "@/components/webhooks/webhook-form";
+import { Card } from "@/components/ui/card";
+import { roleInOrganization } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { hasApiAccess } from "@/lib/oauth/clients/api-access";
+import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks";
+import { toWebhook } from "@/lib/webhooks/to-webhook";
+import { createWebhookAction, deleteWebhookAction, testWebhookAction, updateWebhookAction } from "./actions";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const user = await requireUser(`/org/${orgId}/settings/webhooks`);
+  const role = await roleInOrganization(user.id, orgId);
+  if (!role) notFound();
+  if (role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
+  if (!(await hasApiAccess(orgId))) {
+    return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;
+  }
+  const webhooks = (await listWebhooks({ orgId })).map(toWebhook);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Webhooks</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Client Portals POSTs a signed JSON body to each endpoint for the events it subscribes to, retrying a failed delivery 3 times
+          (after 30 s, 2 min and 8 min). Verify the <code>X-Webhook-Signature</code> header: the lowercase hex HMAC-SHA256 of the raw body,
+          keyed with the signing secret. At most {MAX_WEBHOOKS_PER_ORG} webhooks.
+        </p>
+      </div>
+      <Card title="Add a webhook">
+        <WebhookForm action={createWebhookAction.bind(null, orgId)} initial={{ url: "", events: [], enabled: true }} submitLabel="Add webhook" />
+      </Card>
+      <Card title="Endpoints">
+        {webhooks.length === 0 ? (
+          <p className="text-sm text-slate-600">No webhooks yet.</p>
+        ) : (
+          <ul className="space-y-4">
+            {webhooks.map((w) => (
+              <li key={w.webhook_id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="webhook" aria-label={w.url}>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <code className="break-all font-semibold">{w.url}</code>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}>
+                    {w.enabled ? "Enabled" : "Disabled"}
+                  </span>
+                </div>
+                <dl className="grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1 text-sm">
+                  <dt className="text-slate-600">Events</dt>
+                  <dd><code>{w.events.join(" ")}</code></dd>
+                  <dt className="text-slate-600">Deliveries</dt>
+                  <dd data-testid="webhook-counters">{w.success_count} succeeded, {w.failure_count} failed</dd>
+                  <dt className="text-slate-600">Created</dt>
+                  <dd><time dateTime={w.created_at.toISOString()}>{dateFormat.format(w.created_at)}</time></dd>
+                  <dt className="text-slate-600">Signing secret</dt>
+                  <dd>
+                    <details>
+                      <summary className="cursor-pointer text-brand">Show</summary>
+                      <div className="mt-1 flex flex-wrap items-center gap-2">
+                        <code className="break-all" data-testid="webhook-secret">{w.secret}</code>
+                        <CopyButton value={w.secret} label={`Copy the signing secret of ${w.url}`} />
+                      </div>
+                    </details>
+                  </dd>
+                </dl>
+                <Link href={`/org/${orgId}/settings/webhooks/${w.webhook_id}`} className="text-sm text-brand hover:underline">Delivery log</Link>
+                <WebhookActions
+                  webhookId={w.webhook_id}
+                  url={w.url}
+                  values={{ url: w.url, events: w.events, enabled: w.enabled }}
+                  test={testWebhookAction.bind(null, orgId)}
+                  update={updateWebhookAction.bind(null, orgId)}
+                  remove={deleteWebhookAction.bind(null, orgId)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

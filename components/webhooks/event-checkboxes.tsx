@@ -1,0 +1,34 @@
+import { subscribableEventTypes } from "@/lib/events/types";
+
+const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
+  "portal.created": "A portal is created",
+  "portal.workflow_changed": "A portal's workflow state changes",
+  "file.uploaded": "A file is uploaded",
+  "file.signed": "A PDF signature is completed",
+  "task.created": "A task is created",
+  "task.completed": "A task is marked done",
+  "guest.invited": "A guest is invited",
+};
+
+/** One checkbox per subscribable event, labelled by its name. */
+export function EventCheckboxes({ checked, idPrefix }: { checked: readonly string[]; idPrefix: string }) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-2 text-sm font-medium text-slate-700">Events</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {subscribableEventTypes.map((event) => {
+          const id = `${idPrefix}-${event.replace(/[._]/g, "-")}`;
+          return (
+            <div key={event} className="flex items-start gap-3">
+              <input id={id} type="checkbox" name="events" value={event} defaultChecked={checked.includes(event)} aria-describedby={`${id}-meaning`} className="mt-1 h-4 w-4 rounded border-slate-300" />
+              <div className="text-sm">
+                <label htmlFor={id} className="font-mono font-medium text-slate-800">{event}</label>
+                <p id={`${id}-meaning`} className="text-slate-600">{MEANING[event]}</p>
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
