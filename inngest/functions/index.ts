@@ -2,7 +2,8 @@ import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
 import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
+import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-failed";
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveriesPurge];
+export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge];
