@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
@@ -69,6 +70,15 @@ function sleepCalls(ctx: { step: { sleep: { mock: { calls: unknown[][] } } } }) 
 }
 
 describe("webhook-delivery", () => {
+  it("runs per requested delivery, at most 5 at a time per webhook", () => {
+    const config = webhookDelivery["getConfig"]({ baseUrl: new URL("https://app.test/api/inngest"), appPrefix: "client-portals" });
+    expect(config[0]).toMatchObject({
+      id: "client-portals-webhook-delivery",
+      triggers: [{ event: "webhook/delivery.requested" }],
+      concurrency: { key: "event.data.webhook_id", limit: 5 },
+    });
+  });
+
   it("posts a flat, signed body once and counts one success", async () => {
     const { ctx, r, webhook, event, request } = await oneDelivery();
     await db.externalSystemId.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, system: "Partner", systemKey: "partner", value: "123456" } });

@@ -121,6 +121,12 @@ describe("webhook-fan-out", () => {
     // Both runs asked for the same run, under the same event id, which Inngest deduplicates.
     expect(sent).toHaveLength(2);
     expect(new Set(sent.map((s) => s.id)).size).toBe(1);
+
+    // Once the delivery is under way, a late repeat of the fan-out does not start it again.
+    await runDelivery(sent[0]!.data);
+    expect((await runFanOut(relayedEvent(event))).result).toEqual({ deliveries: [] });
+    expect(deliveryRequestsSent([hook.webhook_id])).toHaveLength(2);
+    expect(r.requests).toHaveLength(1);
   });
 
   it("makes no delivery for an event whose transaction rolled back", async () => {

@@ -9,8 +9,9 @@ export interface CreatedDelivery {
 /**
  * One pending delivery per enabled webhook of the organization subscribed to the event's type
  * (webhooks created after the event was recorded excluded). Idempotent: the unique (webhook,
- * event) pair means a repeated call creates nothing new and returns the same delivery ids; only
- * pending deliveries are returned, so a finished one is never started again.
+ * event) pair means a repeated call creates nothing new and returns the same delivery ids. Only
+ * deliveries not attempted yet are returned: one already under way (or finished, or redelivered)
+ * is never started again.
  */
 export async function createDeliveriesForEvent({ orgId, eventId }: { orgId: string; eventId: string }): Promise<CreatedDelivery[]> {
   const event = await db.event.findFirst({ where: { id: eventId, orgId }, select: { id: true, type: true, createdAt: true } });
@@ -26,7 +27,7 @@ export async function createDeliveriesForEvent({ orgId, eventId }: { orgId: stri
     });
   }
   const deliveries = await db.webhookDelivery.findMany({
-    where: { eventId: event.id, status: "pending", webhook: { orgId } },
+    where: { eventId: event.id, status: "pending", attemptCount: 0, webhook: { orgId } },
     select: { id: true, webhookId: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
