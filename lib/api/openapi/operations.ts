@@ -1,3 +1,4 @@
+import { fileOperations } from "@/lib/files/operations";
 import { getMeOperation } from "@/lib/me/operations";
 import {
   createPortalOperation,
@@ -26,6 +27,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   getPortalOperation,
   updatePortalOperation,
   setPortalWorkflowOperation,
+  ...fileOperations,
   ...webhookOperations,
   getOpenApiOperation,
 ];

@@ -1,0 +1,31 @@
+import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { db } from "@/lib/db";
+import type { FileEntry } from "@/lib/generated/prisma/client";
+import { getPortal } from "@/lib/portals/get-portal";
+
+/**
+ * Every active entry of a portal, files and folders, flat (D10): registered and not deleted, so
+ * pending two-step uploads never show. Ordered by creation then id (D5); `next` when more exist.
+ * 404 for a portal that is not the organization's.
+ */
+export async function listPortalFiles({
+  orgId,
+  portalId,
+  limit = 1000,
+  cursor,
+}: {
+  orgId: string;
+  portalId: string;
+  limit?: number;
+  cursor?: Cursor;
+}): Promise<{ items: FileEntry[]; next: Cursor | null }> {
+  await getPortal({ orgId, portalId });
+  const rows = await db.fileEntry.findMany({
+    where: { orgId, portalId, status: "registered", deletedAt: null, ...afterCursor(cursor) },
+    orderBy: PAGE_ORDER,
+    take: limit + 1,
+  });
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}

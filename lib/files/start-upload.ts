@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import type { Actor } from "@/lib/audit/record-audit";
+import { db } from "@/lib/db";
+import { lockPortal } from "@/lib/portals/lock-portal";
+import { presignPut } from "@/lib/storage/objects";
+import { fileStorageKey } from "@/lib/storage/s3";
+import { extensionOf } from "./filename";
+import { DEFAULT_CONTENT_TYPE } from "./schemas";
+import { checkUploadTarget } from "./upload-target";
+
+/**
+ * The size of a pending record whose upload announced none (only pending records carry it;
+ * completion writes the stored object's size).
+ */
+export const UNANNOUNCED_SIZE = -1;
+
+/** The presigned URL and the pending upload live 1 hour (spec section 8, D14). */
+export const UPLOAD_URL_TTL_SECONDS = 3600;
+
+export interface StartUploadInput {
+  orgId: string;
+  actor: Actor;
+  portalId: string;
+  filename: string;
+  contentType?: string;
+  /** Announced size; files/complete checks the stored object against it. */
+  size?: number;
+  parentId?: string | null;
+  taskId?: string | null;
+}
+
+export interface UploadTicket {
+  fileId: string;
+  uploadUrl: string;
+  expiresIn: typeof UPLOAD_URL_TTL_SECONDS;
+  contentType: string;
+}
+
+/**
+ * Two-step upload, first step: a pending file record (not listed, no event, no audit row: nothing
+ * is in the portal yet) and a PUT URL signed for its storage key and Content-Type, valid 1 hour.
+ */
+export async function startUpload(input: StartUploadInput): Promise<UploadTicket> {
+  const { orgId, actor, portalId } = input;
+  const id = randomUUID();
+  const contentType = input.contentType ?? DEFAULT_CONTENT_TYPE;
+  const storageKey = fileStorageKey(orgId, id);
+  await db.$transaction(async (tx) => {
+    await lockPortal(tx, { orgId, portalId });
+    const target = await checkUploadTarget(tx, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
+    await tx.fileEntry.create({
+      data: {
+        id,
+        orgId,
+        portalId,
+        parentId: target.parentId,
+        taskId: target.taskId,
+        name: input.filename,
+        extension: extensionOf(input.filename),
+        contentType,
+        size: input.size ?? UNANNOUNCED_SIZE,
+        status: "pending",
+        storageKey,
+        uploadedById: actor.type === "user" ? actor.userId : null,
+        uploadedViaClientId: actor.type === "user" ? (actor.oauthClientId ?? null) : null,
+        pendingExpiresAt: new Date(Date.now() + UPLOAD_URL_TTL_SECONDS * 1000),
+      },
+    });
+  });
+  const uploadUrl = await presignPut({ key: storageKey, contentType, expiresIn: UPLOAD_URL_TTL_SECONDS });
+  return { fileId: id, uploadUrl, expiresIn: UPLOAD_URL_TTL_SECONDS, contentType };
+}

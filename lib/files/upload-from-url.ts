@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import type { Actor } from "@/lib/audit/record-audit";
+import { db } from "@/lib/db";
+import { invalidRequest } from "@/lib/errors";
+import { kickEventRelay } from "@/lib/events/event-relay";
+import type { FileEntry } from "@/lib/generated/prisma/client";
+import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
+import { getPortal } from "@/lib/portals/get-portal";
+import { lockPortal } from "@/lib/portals/lock-portal";
+import { deleteObject } from "@/lib/storage/objects";
+import { fileStorageKey } from "@/lib/storage/s3";
+import { uploadStream } from "@/lib/storage/upload-stream";
+import { contentTypeProblem, extensionOf } from "./filename";
+import { recordUpload } from "./record-upload";
+import { DEFAULT_CONTENT_TYPE } from "./schemas";
+import { checkUploadTarget } from "./upload-target";
+
+/** D15: at most 100 MB, 30 s in all, 3 redirects. */
+export const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
+
+const REASONS: Record<string, string> = {
+  invalid_url: "Not a valid URL",
+  scheme_not_allowed: "Only https URLs are accepted",
+  private_address: "The host is not a public address",
+  dns_failed: "The host name could not be resolved",
+  timeout: "The file could not be fetched within 30 seconds",
+  too_large: "The file is larger than 100 MB",
+  too_many_redirects: "More than 3 redirects",
+  connection_failed: "The server could not be reached",
+  tls_failed: "The TLS connection failed",
+};
+
+export interface UploadFromUrlInput {
+  orgId: string;
+  actor: Actor;
+  portalId: string;
+  filename: string;
+  fileUrl: string;
+  /** Overrides the Content-Type the server answers with. */
+  contentType?: string;
+  parentId?: string | null;
+  taskId?: string | null;
+  /** Defaults to the environment's policy; tests inject their own. */
+  policy?: OutboundPolicy;
+}
+
+/**
+ * One-step upload: fetches `fileUrl` through lib/outbound (https, public addresses checked at
+ * connect time and on every redirect hop) and streams the body straight into storage, never
+ * holding more than one 8 MB part. Then registers the file, with its audit row and event, in one
+ * transaction. Any failure, the fetch's or the registration's, leaves no row and no object.
+ */
+export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntry> {
+  const { orgId, actor, portalId } = input;
+  await getPortal({ orgId, portalId });
+  // Checked before fetching, so a bad target costs no download; checked again when registering.
+  await checkUploadTarget(db, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
+
+  const id = randomUUID();
+  const storageKey = fileStorageKey(orgId, id);
+  const { size, contentType } = await fetchIntoStorage(input, storageKey);
+
+  try {
+    const file = await db.$transaction(async (tx) => {
+      await lockPortal(tx, { orgId, portalId });
+      const target = await checkUploadTarget(tx, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
+      const now = new Date();
+      const created = await tx.fileEntry.create({
+        data: {
+          id,
+          orgId,
+          portalId,
+          parentId: target.parentId,
+          taskId: target.taskId,
+          name: input.filename,
+          extension: extensionOf(input.filename),
+          contentType,
+          size,
+          status: "registered",
+          storageKey,
+          uploadedById: actor.type === "user" ? actor.userId : null,
+          uploadedViaClientId: actor.type === "user" ? (actor.oauthClientId ?? null) : null,
+          registeredAt: now,
+          createdAt: now,
+        },
+      });
+      await recordUpload(tx, { actor, file: created, mode: "file_url" });
+      return created;
+    });
+    kickEventRelay();
+    return file;
+  } catch (error) {
+    await deleteObject(storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function fetchIntoStorage(input: UploadFromUrlInput, key: string): Promise<{ size: number; contentType: string }> {
+  try {
+    const res = await outboundStream({ url: input.fileUrl, ...FILE_URL_LIMITS, policy: input.policy });
+    if (res.status < 200 || res.status >= 300) {
+      res.body.destroy();
+      throw invalidRequest(`file_url: The server answered with status ${res.status}`);
+    }
+    const contentType = input.contentType ?? answeredContentType(res.headers["content-type"]);
+    const size = await uploadStream({ key, body: res.body, contentType });
+    return { size, contentType };
+  } catch (error) {
+    // A multipart upload is aborted by uploadStream; a single PUT that got through is removed here.
+    await deleteObject(key).catch(() => undefined);
+    if (isOutboundError(error)) throw invalidRequest(`file_url: ${REASONS[error.reason] ?? "The file could not be fetched"}`);
+    throw error;
+  }
+}
+
+/** The server's Content-Type when it is a valid media type, else application/octet-stream. */
+function answeredContentType(value: string | string[] | undefined): string {
+  const first = Array.isArray(value) ? value[0] : value;
+  const trimmed = first?.trim();
+  return trimmed && contentTypeProblem(trimmed) === null ? trimmed : DEFAULT_CONTENT_TYPE;
+}

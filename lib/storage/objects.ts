@@ -1,0 +1,42 @@
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { bucket, s3 } from "./s3";
+
+// Single-object operations of the file storage: presigned PUT, HEAD, DELETE.
+
+export interface StoredObject {
+  size: number;
+  contentType: string | null;
+}
+
+/** A PUT URL for one key, signed with its Content-Type: the uploader must send exactly that header. */
+export async function presignPut({ key, contentType, expiresIn }: { key: string; contentType: string; expiresIn: number }): Promise<string> {
+  // Content-Type stays a signed header (not hoisted into the query), so S3 refuses a PUT with another one.
+  return getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), {
+    expiresIn,
+    signableHeaders: new Set(["content-type"]),
+    unhoistableHeaders: new Set(["content-type"]),
+  });
+}
+
+/** The object's size and Content-Type, or null when there is no such object. */
+export async function headObject(key: string): Promise<StoredObject | null> {
+  try {
+    const head = await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+    return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? null };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/** Deletes an object; an absent object is not an error (S3 answers 204 either way). */
+export async function deleteObject(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+}
+
+function isNotFound(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404;
+}
