@@ -11,7 +11,7 @@ import { checkOutboundUrl } from "./check-url";
 import { OutboundError, type OutboundFailure } from "./errors";
 import type { OutboundPolicy, ResolvedAddress } from "./policy";
 import { outboundRequest } from "./request";
-import { startServer, type TestServer } from "./test-servers";
+import { outboundFailure, serversClosedAfterEach } from "./test-servers";
 
 // Real requests to loopback servers. To prove that the address check (not the scheme rule)
 // refuses, most refusals run with plain http allowed and private addresses not.
@@ -19,24 +19,8 @@ import { startServer, type TestServer } from "./test-servers";
 const open: OutboundPolicy = { allowPrivate: true, allowHttp: true };
 const httpOnly: OutboundPolicy = { allowPrivate: false, allowHttp: true };
 
-const servers: TestServer[] = [];
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof OutboundError)) throw new Error(`expected an OutboundError, got ${String(error)}`);
-  return error;
-}
+const server = serversClosedAfterEach(afterEach);
+const failure = outboundFailure;
 const reasonOf = async (promise: Promise<unknown>): Promise<OutboundFailure> => (await failure(promise)).reason;
 
 describe("outboundRequest: sending", () => {

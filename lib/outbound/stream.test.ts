@@ -7,29 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OutboundError, type OutboundFailure } from "./errors";
 import type { OutboundPolicy } from "./policy";
 import { outboundStream } from "./stream";
-import { startServer, type TestServer } from "./test-servers";
+import { outboundFailure, serversClosedAfterEach } from "./test-servers";
 
 const open: OutboundPolicy = { allowPrivate: true, allowHttp: true };
 const MB = 1024 * 1024;
 
-const servers: TestServer[] = [];
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function reasonOf(promise: Promise<unknown>): Promise<OutboundFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof OutboundError)) throw new Error(`expected an OutboundError, got ${String(error)}`);
-  return error.reason;
-}
+const server = serversClosedAfterEach(afterEach);
+const reasonOf = async (promise: Promise<unknown>): Promise<OutboundFailure> => (await outboundFailure(promise)).reason;
 
 /** Reads a body to its end, counting bytes and keeping none. */
 async function drain(body: Readable): Promise<{ bytes: number; error?: unknown }> {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { OutboundError } from "./errors";
 
 // Real loopback receivers for the outbound tests: they count TCP connections, so a test can
 // show that a refused request never opened a socket.
@@ -80,4 +81,27 @@ export async function startServer(handler: Handler = ok, options: { streaming?: 
         server.close(() => resolve());
       }),
   };
+}
+
+/** Servers started through the returned function are closed after each test of the calling file. */
+export function serversClosedAfterEach(afterEach: (fn: () => Promise<void>) => void): typeof startServer {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (...args) => {
+    const s = await startServer(...args);
+    servers.push(s);
+    return s;
+  };
+}
+
+/** The OutboundError a promise rejects with; anything else fails the test. */
+export async function outboundFailure(promise: Promise<unknown>): Promise<OutboundError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof OutboundError)) throw new Error(`expected an OutboundError, got ${String(error)}`);
+  return error;
 }
