@@ -46,4 +46,7 @@ export const events = {
   "partner.link_changed": eventType("partner.link_changed", {
     schema: relayedEventSchemas["partner.link_changed"],
   }),
+  "task.reminders_changed": eventType("task.reminders_changed", {
+    schema: relayedEventSchemas["task.reminders_changed"],
+  }),
 };

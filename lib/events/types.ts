@@ -68,6 +68,8 @@ export const eventDataSchemas = {
     invited_by: z.string().nullable(),
   }),
   // Internal: never delivered to webhooks.
+  /** An OutboundEmail row waits to be sent through SMTP (inngest/functions/send-email.ts). */
+  "email.queued": z.strictObject({ email_id: id }),
   /** The partner id was cleared; the partner gets a `portal.unlinked` notice (spec section 6). */
   "portal.unlinked": z.strictObject({
     customer_id: z.string().regex(/^[0-9]{6}$/),
@@ -76,6 +78,18 @@ export const eventDataSchemas = {
   "partner.link_changed": z.strictObject({
     customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
     previous_customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
+  }),
+  /**
+   * A task's reminder schedule may have changed (created with reminders, due date or
+   * send_reminder changed, completed, reopened, deleted): cancels the task's running reminder
+   * run and, when the task still calls for reminders, starts a new one (D18).
+   */
+  "task.reminders_changed": z.strictObject({
+    task_id: id,
+    due_date: isoDateTime.nullable(),
+    send_reminder: z.boolean(),
+    status: z.enum(taskStatuses),
+    deleted: z.boolean(),
   }),
 } as const;
 
@@ -121,8 +135,10 @@ export const relayedEventSchemas = {
   "task.created": withEnvelope(eventDataSchemas["task.created"]),
   "task.completed": withEnvelope(eventDataSchemas["task.completed"]),
   "guest.invited": withEnvelope(eventDataSchemas["guest.invited"]),
+  "email.queued": withEnvelope(eventDataSchemas["email.queued"]),
   "portal.unlinked": withEnvelope(eventDataSchemas["portal.unlinked"]),
   "partner.link_changed": withEnvelope(eventDataSchemas["partner.link_changed"]),
+  "task.reminders_changed": withEnvelope(eventDataSchemas["task.reminders_changed"]),
 } as const satisfies Record<EventType, z.ZodObject>;
 
 export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

@@ -1,10 +1,28 @@
+import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { getPortal } from "@/lib/portals/get-portal";
 
-/** Active tasks of a portal with their assignees, oldest first. */
-export async function listPortalTasks({ orgId, portalId }: { orgId: string; portalId: string }) {
-  return db.task.findMany({
-    where: { orgId, portalId, deletedAt: null },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    include: { assignees: true },
+export const TASK_INCLUDE = {
+  assignees: { orderBy: [{ type: "asc" }, { email: "asc" }] },
+  files: { where: { status: "registered", deletedAt: null, isFolder: false }, select: { id: true }, orderBy: PAGE_ORDER },
+} satisfies Prisma.TaskInclude;
+
+/**
+ * Active (not deleted) tasks of a portal with their assignees and attached file ids, in creation
+ * order (D5); `next` when more exist. 404 for a portal that is not the organization's (D4).
+ */
+export async function listPortalTasks({ orgId, portalId, limit = 1000, cursor }: { orgId: string; portalId: string; limit?: number; cursor?: Cursor }) {
+  await getPortal({ orgId, portalId });
+  const rows = await db.task.findMany({
+    where: { orgId, portalId, deletedAt: null, ...afterCursor(cursor) },
+    orderBy: PAGE_ORDER,
+    take: limit + 1,
+    include: TASK_INCLUDE,
   });
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last ? ({ createdAt: last.createdAt, id: last.id } as Cursor) : null };
 }
+
+export type TaskWithRelations = Awaited<ReturnType<typeof listPortalTasks>>["items"][number];

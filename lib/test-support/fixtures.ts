@@ -95,3 +95,14 @@ export async function createTestPortal(options: {
 export async function connectTestPartner(orgId: string) {
   return db.partnerConnection.create({ data: { orgId, status: "connected", credentialsEncrypted: "test-credentials" } });
 }
+
+/** A user who is a guest of a portal (invited and accepted), written directly. */
+export async function createTestGuest(options: { orgId: string; portalId: string; name?: string; email?: string }) {
+  const user = await db.user.create({
+    data: { email: options.email ?? `guest-${randomUUID()}@test.example`, name: options.name ?? "Test Guest" },
+  });
+  await db.portalGuest.create({
+    data: { orgId: options.orgId, portalId: options.portalId, userId: user.id, permissions: {}, acceptedAt: new Date() },
+  });
+  return user;
+}

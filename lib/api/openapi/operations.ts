@@ -7,6 +7,7 @@ import {
   setPortalWorkflowOperation,
   updatePortalOperation,
 } from "@/lib/portals/operations";
+import { taskOperations } from "@/lib/tasks/operations";
 import { listWorkflowStatesOperation } from "@/lib/workflow/operations";
 import { webhookOperations } from "@/lib/webhooks/operations";
 import type { Operation } from "../operation";
@@ -28,6 +29,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   updatePortalOperation,
   setPortalWorkflowOperation,
   ...fileOperations,
+  ...taskOperations,
   ...webhookOperations,
   getOpenApiOperation,
 ];

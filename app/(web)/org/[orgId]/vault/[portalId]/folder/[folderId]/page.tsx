@@ -29,7 +29,7 @@ export default async function PortalFolderPage({ params }: { params: Promise<Par
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
 
-  const [entries, tasks] = await Promise.all([listFolder({ orgId, portalId, folderId: parent }), listPortalTasks({ orgId, portalId })]);
+  const [entries, { items: tasks }] = await Promise.all([listFolder({ orgId, portalId, folderId: parent }), listPortalTasks({ orgId, portalId })]);
 
   return (
     <div className="space-y-6">

@@ -1,0 +1,94 @@
+import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { db, type Tx } from "@/lib/db";
+import { kickEventRelay } from "@/lib/events/event-relay";
+import { recordEvent } from "@/lib/events/record-event";
+import { toApiActionType } from "./action-types";
+import { actorUserId, lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
+
+/**
+ * THE Open → Done transition, used by every route (PATCH, POST complete, the web, a File Request
+ * fulfilled by a guest upload). A conditional update (`status = Open`): of concurrent completions
+ * exactly one changes the row, and only that one writes the audit row and `task.completed` (D12).
+ * Returns false when the task was not Open (already Done: nothing happens).
+ */
+export async function markTaskDone(tx: Tx, { orgId, taskId, actor, fileId }: { orgId: string; taskId: string; actor: Actor; fileId?: string }): Promise<boolean> {
+  const at = new Date();
+  const { count } = await tx.task.updateMany({
+    where: { id: taskId, orgId, deletedAt: null, status: "Open" },
+    data: { status: "Done", completedAt: at, completedById: actorUserId(actor) },
+  });
+  if (count === 0) return false;
+  const task = await tx.task.findUniqueOrThrow({
+    where: { id: taskId },
+    include: { files: { where: { status: "registered", deletedAt: null, isFolder: false }, select: { id: true, name: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+  });
+  await touchPortal(tx, { orgId, portalId: task.portalId, at });
+  await recordAudit(tx, {
+    orgId,
+    portalId: task.portalId,
+    actor,
+    action: "task.completed",
+    targetType: "task",
+    targetId: task.id,
+    metadata: fileId ? { file_id: fileId } : {},
+  });
+  await recordEvent(tx, {
+    orgId,
+    portalId: task.portalId,
+    type: "task.completed",
+    data: {
+      task_id: task.id,
+      action_type: toApiActionType(task.actionType),
+      status: "Done",
+      attached_files: task.files.map((f) => ({ file_id: f.id, name: f.name })),
+      ...(fileId ? { file_id: fileId } : {}),
+    },
+  });
+  if (task.sendReminder) await recordRemindersChanged(tx, task.id);
+  return true;
+}
+
+/** Done → Open (reopen): completion cleared, reminders resume when they apply. False when not Done. */
+export async function markTaskOpen(tx: Tx, { orgId, taskId, actor }: { orgId: string; taskId: string; actor: Actor }): Promise<boolean> {
+  const { count } = await tx.task.updateMany({
+    where: { id: taskId, orgId, deletedAt: null, status: "Done" },
+    data: { status: "Open", completedAt: null, completedById: null },
+  });
+  if (count === 0) return false;
+  const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  await touchPortal(tx, { orgId, portalId: task.portalId });
+  await recordAudit(tx, { orgId, portalId: task.portalId, actor, action: "task.reopened", targetType: "task", targetId: task.id });
+  if (task.sendReminder) await recordRemindersChanged(tx, task.id);
+  return true;
+}
+
+/** POST complete: 404 for a missing, deleted or foreign task; a Done task stays as it is. */
+export async function completeTask({ orgId, taskId, actor }: { orgId: string; taskId: string; actor: Actor }): Promise<{ changed: boolean }> {
+  const changed = await db.$transaction(async (tx) => {
+    await lockTask(tx, { orgId, taskId });
+    return markTaskDone(tx, { orgId, taskId, actor });
+  });
+  if (changed) kickEventRelay();
+  return { changed };
+}
+
+/**
+ * A File Request fulfilled by an upload (a guest's, in the web application): an Open File Request
+ * task becomes Done and `task.completed` carries the completing `file_id`. Other action types and
+ * tasks already Done are left as they are (false). Pass `tx` to complete in the upload's own
+ * transaction.
+ */
+export async function completeTaskByUpload(
+  { orgId, taskId, fileId, actor }: { orgId: string; taskId: string; fileId: string; actor: Actor },
+  tx?: Tx,
+): Promise<boolean> {
+  const run = async (t: Tx) => {
+    const task = await lockTask(t, { orgId, taskId });
+    if (task.actionType !== "FileRequest") return false;
+    return markTaskDone(t, { orgId, taskId, actor, fileId });
+  };
+  if (tx) return run(tx);
+  const changed = await db.$transaction(run);
+  if (changed) kickEventRelay();
+  return changed;
+}

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { pageQuery } from "@/lib/api/pagination";
+import { dateTime, pathId } from "@/lib/api/schemas";
+import { taskActionTypes, taskStatuses } from "@/lib/events/types";
+
+// Task requests and the Task record (spec sections 2-4, D11, D17, D18).
+
+export const MAX_TITLE_LENGTH = 500;
+export const MAX_DESCRIPTION_LENGTH = 10_000;
+export const MAX_ASSIGNEES = 100;
+
+const title = z.string().trim().min(1).max(MAX_TITLE_LENGTH).meta({ description: "Trimmed, 1-500 characters" });
+const description = z.string().max(MAX_DESCRIPTION_LENGTH).meta({ description: "At most 10,000 characters" });
+const dueDate = z.iso.datetime({ offset: true }).meta({ description: "ISO 8601 date-time" });
+const idList = (description: string) => z.array(z.string()).max(MAX_ASSIGNEES).meta({ description });
+
+export const PortalTasksParamsSchema = z.object({ portalId: pathId("Portal") });
+export const TaskParamsSchema = z.object({ taskId: pathId("Task") });
+export const ListTasksQuerySchema = pageQuery;
+
+export const CreateTaskBodySchema = z.object({
+  title,
+  description: description.optional(),
+  due_date: dueDate.optional(),
+  action_type: z.enum(taskActionTypes).optional().meta({ description: "Default General" }),
+  assigned_guest_ids: idList("User ids of guests of this portal").optional(),
+  assigned_member_ids: idList("User ids of members of the organization").optional(),
+  send_reminder: z.boolean().optional().meta({ description: "Default false; requires due_date" }),
+});
+export type CreateTaskBody = z.output<typeof CreateTaskBodySchema>;
+
+export const UpdateTaskBodySchema = z.object({
+  title: title.optional(),
+  description: description.optional(),
+  status: z.string().optional().meta({ description: "done, completed or closed (any case) finish the task; any other value reopens it" }),
+  due_date: dueDate.nullable().optional().meta({ description: "null clears it (not while send_reminder is on)" }),
+  send_reminder: z.boolean().optional().meta({ description: "Beyond the spec: turn reminders on (needs a due date) or off" }),
+});
+export type UpdateTaskBody = z.output<typeof UpdateTaskBodySchema>;
+
+export const AssigneeSchema = z
+  .object({
+    user_id: z.string().meta({ format: "uuid" }),
+    name: z.string().nullable(),
+    email: z.string(),
+    type: z.enum(["guest", "member"]),
+  })
+  .meta({ id: "TaskAssignee" });
+
+export const TaskSchema = z
+  .object({
+    id: z.string().meta({ format: "uuid" }),
+    vault_id: z.string().meta({ format: "uuid", description: "The portal id" }),
+    org_id: z.string().meta({ format: "uuid" }),
+    title: z.string(),
+    description: z.string(),
+    action_type: z.enum(taskActionTypes),
+    status: z.enum(taskStatuses),
+    due_date: dateTime.nullable(),
+    created_at: dateTime,
+    assignees: z.array(AssigneeSchema),
+    send_reminder: z.boolean(),
+    updated_at: dateTime,
+    completed_at: dateTime.nullable(),
+    attached_file_ids: z.array(z.string().meta({ format: "uuid" })),
+  })
+  .meta({ id: "Task" });
+export type TaskJson = z.input<typeof TaskSchema>;
+
+export const TaskCreatedSchema = z.object({ task_id: z.string().meta({ format: "uuid" }) }).meta({ id: "TaskCreated" });
+export const TaskChangedSchema = z
+  .object({ success: z.boolean(), task_id: z.string().meta({ format: "uuid" }) })
+  .meta({ id: "TaskChanged" });

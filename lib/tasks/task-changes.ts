@@ -1,0 +1,47 @@
+import type { Actor } from "@/lib/audit/record-audit";
+import type { Tx } from "@/lib/db";
+import { notFound } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { isUuid } from "@/lib/ids";
+
+// What every task change does besides the row itself, in the caller's transaction.
+
+export const actorUserId = (actor: Actor): string | null => (actor.type === "user" ? actor.userId : null);
+
+/** The task row, locked until the transaction ends, so changes of one task run one after another. */
+export async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskId: string }) {
+  if (!isUuid(taskId)) throw notFound("Task");
+  await tx.$queryRaw`SELECT "id" FROM "Task" WHERE "id" = ${taskId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+  const task = await tx.task.findFirst({ where: { id: taskId, orgId, deletedAt: null } });
+  if (!task) throw notFound("Task");
+  return task;
+}
+
+/** Portal activity (D9 `last_activity_at`): a task change is activity. */
+export async function touchPortal(tx: Tx, { orgId, portalId, at = new Date() }: { orgId: string; portalId: string; at?: Date }) {
+  await tx.portal.updateMany({
+    where: { id: portalId, orgId, OR: [{ lastActivityAt: null }, { lastActivityAt: { lt: at } }] },
+    data: { lastActivityAt: at },
+  });
+}
+
+/**
+ * The internal `task.reminders_changed` event with the task's current state: it cancels the
+ * task's running reminder run and starts a new one when reminders still apply (D18). Written in
+ * the transaction of the change, so no committed change is missed by the reminders.
+ */
+export async function recordRemindersChanged(tx: Tx, taskId: string) {
+  const t = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  await recordEvent(tx, {
+    orgId: t.orgId,
+    portalId: t.portalId,
+    type: "task.reminders_changed",
+    data: {
+      task_id: t.id,
+      due_date: t.dueDate?.toISOString() ?? null,
+      send_reminder: t.sendReminder,
+      status: t.status,
+      deleted: t.deletedAt !== null,
+    },
+  });
+}

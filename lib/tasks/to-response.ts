@@ -1,0 +1,23 @@
+import { toApiActionType } from "./action-types";
+import type { TaskWithRelations } from "./list-portal-tasks";
+import type { TaskJson } from "./schemas";
+
+/** A Task as the API returns it (spec section 2, D11). */
+export function toTaskResponse(t: TaskWithRelations): TaskJson {
+  return {
+    id: t.id,
+    vault_id: t.portalId,
+    org_id: t.orgId,
+    title: t.title,
+    description: t.description,
+    action_type: toApiActionType(t.actionType),
+    status: t.status,
+    due_date: t.dueDate,
+    created_at: t.createdAt,
+    assignees: t.assignees.map((a) => ({ user_id: a.userId, name: a.name, email: a.email, type: a.type })),
+    send_reminder: t.sendReminder,
+    updated_at: t.updatedAt,
+    completed_at: t.completedAt,
+    attached_file_ids: t.files.map((f) => f.id),
+  };
+}

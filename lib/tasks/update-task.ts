@@ -1,0 +1,65 @@
+import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { db } from "@/lib/db";
+import { invalidRequest } from "@/lib/errors";
+import { kickEventRelay } from "@/lib/events/event-relay";
+import { statusFromInput } from "./action-types";
+import { markTaskDone, markTaskOpen } from "./complete-task";
+import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
+import { lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
+
+export type UpdateTaskInput = { orgId: string; actor: Actor; taskId: string } & UpdateTaskBody;
+
+/**
+ * PATCH a task: only the fields sent change; `status` finishes (done/completed/closed, any case)
+ * or reopens (anything else) through the one transition of complete-task.ts, so `task.completed`
+ * fires once per Open → Done (D12). A change of due date or send_reminder records
+ * `task.reminders_changed` (D18). A PATCH that changes nothing writes nothing.
+ */
+export async function updateTask({ orgId, actor, taskId, ...input }: UpdateTaskInput): Promise<{ changed: boolean }> {
+  const body = UpdateTaskBodySchema.parse(input);
+  const changed = await db.$transaction(async (tx) => {
+    const task = await lockTask(tx, { orgId, taskId });
+    const dueDate = body.due_date === undefined ? task.dueDate : body.due_date === null ? null : new Date(body.due_date);
+    const sendReminder = body.send_reminder ?? task.sendReminder;
+    if (sendReminder && dueDate === null) {
+      throw invalidRequest(body.due_date === null ? "due_date: Cannot be cleared while send_reminder is on" : "send_reminder: Requires due_date");
+    }
+
+    const data: { title?: string; description?: string; dueDate?: Date | null; sendReminder?: boolean } = {};
+    if (body.title !== undefined && body.title !== task.title) data.title = body.title;
+    if (body.description !== undefined && body.description !== task.description) data.description = body.description;
+    if (dueDate?.getTime() !== task.dueDate?.getTime()) data.dueDate = dueDate;
+    if (sendReminder !== task.sendReminder) data.sendReminder = sendReminder;
+    const fields = Object.keys(data);
+    if (fields.length > 0) {
+      await tx.task.update({ where: { id: task.id }, data });
+      await touchPortal(tx, { orgId, portalId: task.portalId });
+      await recordAudit(tx, {
+        orgId,
+        portalId: task.portalId,
+        actor,
+        action: "task.updated",
+        targetType: "task",
+        targetId: task.id,
+        metadata: {
+          fields,
+          ...(data.dueDate !== undefined ? { due_date: data.dueDate?.toISOString() ?? null } : {}),
+          ...(data.sendReminder !== undefined ? { send_reminder: data.sendReminder } : {}),
+        },
+      });
+    }
+
+    let transitioned = false;
+    if (body.status !== undefined) {
+      const target = statusFromInput(body.status);
+      if (target === "Done" && task.status === "Open") transitioned = await markTaskDone(tx, { orgId, taskId: task.id, actor });
+      if (target === "Open" && task.status === "Done") transitioned = await markTaskOpen(tx, { orgId, taskId: task.id, actor });
+    }
+    // A transition with reminders on already recorded the schedule's new state.
+    const reminderFieldsChanged = (data.dueDate !== undefined && (task.sendReminder || sendReminder)) || data.sendReminder !== undefined;
+    if (reminderFieldsChanged && !(transitioned && sendReminder)) await recordRemindersChanged(tx, task.id);
+    return fields.length > 0 || transitioned;
+  });
+  if (changed) kickEventRelay();
+  return { changed };
+}
