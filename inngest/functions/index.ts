@@ -1,10 +1,11 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
+import { taskReminders } from "@/inngest/functions/task-reminders";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
 import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
 import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-failed";
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup];
+export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders];

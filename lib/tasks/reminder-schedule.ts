@@ -1,0 +1,27 @@
+// D18 reminder points: 14, 7, 3 and 0 days before the due date and 7 days after, at the due
+// date's time of day (whole days of 24 hours in UTC). Pure, so the schedule is unit-tested.
+
+export const REMINDER_OFFSETS_DAYS = [-14, -7, -3, 0, 7] as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface ReminderPoint {
+  offsetDays: number;
+  /** ISO date-time; a string so that it survives Inngest's step memoisation unchanged. */
+  at: string;
+  /** Step id part: `14d-before`, `7d-before`, `3d-before`, `due`, `7d-after`. */
+  label: string;
+}
+
+export function reminderLabel(offsetDays: number): string {
+  if (offsetDays === 0) return "due";
+  return offsetDays < 0 ? `${-offsetDays}d-before` : `${offsetDays}d-after`;
+}
+
+/** The points not yet past at `now`, in order. */
+export function reminderPoints(dueDate: Date, now: Date): ReminderPoint[] {
+  return REMINDER_OFFSETS_DAYS.map((offsetDays) => ({
+    offsetDays,
+    at: new Date(dueDate.getTime() + offsetDays * DAY_MS).toISOString(),
+    label: reminderLabel(offsetDays),
+  })).filter((p) => new Date(p.at).getTime() >= now.getTime());
+}
