@@ -1,6 +1,7 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
+import { sendEmailFunction } from "@/inngest/functions/send-email";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
 import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
@@ -8,4 +9,4 @@ import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-fail
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders];
+export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders, sendEmailFunction];

@@ -1,6 +1,8 @@
-import nodemailer from "nodemailer";
-import { db } from "@/lib/db";
-import { env } from "@/lib/env";
+import { db, type Tx } from "@/lib/db";
+import { deliverEmail } from "@/lib/email/deliver-email";
+import { kickEventRelay } from "@/lib/events/event-relay";
+import { recordEvent } from "@/lib/events/record-event";
+import { smtpTransport } from "@/lib/email/transport";
 
 export interface EmailMessage {
   orgId?: string | null;
@@ -12,37 +14,37 @@ export interface EmailMessage {
   template: string;
 }
 
-let transport: nodemailer.Transporter | undefined;
+export type EmailStatus = "queued" | "sent" | "failed" | "captured";
 
-function smtp(): nodemailer.Transporter | undefined {
-  const url = env().SMTP_URL;
-  if (!url) return undefined;
-  transport ??= nodemailer.createTransport(url);
-  return transport;
+/**
+ * Records an organization's message in the caller's transaction. With SMTP_URL set it is `queued`
+ * and an `email.queued` event is written beside it (D22), from which the `send-email` Inngest
+ * function sends it; without SMTP_URL it is `captured` for /dev/mailbox (D29).
+ */
+export async function queueEmail(tx: Tx, message: EmailMessage & { orgId: string }): Promise<{ id: string; status: "queued" | "captured" }> {
+  const status = smtpTransport() ? "queued" : "captured";
+  const record = await tx.outboundEmail.create({ data: { ...message, status }, select: { id: true } });
+  if (status === "queued") await recordEvent(tx, { orgId: message.orgId, type: "email.queued", data: { email_id: record.id } });
+  return { id: record.id, status };
 }
 
 /**
- * Records the message and sends it through SMTP when SMTP_URL is set; otherwise it is kept as
- * `captured` and shown at /dev/mailbox (D29). A failed send is recorded, never thrown away.
+ * Records and sends a message. An organization's message goes through the queue (`queueEmail`,
+ * sent by Inngest with retries). A message without an organization (magic-link sign-in) cannot
+ * use the outbox, whose events belong to an organization, and must not wait for the job engine
+ * while someone waits at the sign-in page: it is sent at once, one attempt, the outcome recorded.
+ * Without SMTP_URL every message is `captured` (D29).
  */
-export async function sendEmail(message: EmailMessage): Promise<{ id: string; status: "sent" | "failed" | "captured" }> {
-  const mailer = smtp();
-  const record = await db.outboundEmail.create({
-    data: { ...message, orgId: message.orgId ?? null, status: mailer ? "queued" : "captured" },
-    select: { id: true },
-  });
-  if (!mailer) return { id: record.id, status: "captured" };
-
-  try {
-    const info = await mailer.sendMail({ from: env().EMAIL_FROM, to: message.to, subject: message.subject, html: message.html, text: message.text });
-    await db.outboundEmail.update({
-      where: { id: record.id },
-      data: { status: "sent", sentAt: new Date(), messageId: info.messageId },
-    });
-    return { id: record.id, status: "sent" };
-  } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
-    await db.outboundEmail.update({ where: { id: record.id }, data: { status: "failed", error } });
-    return { id: record.id, status: "failed" };
+export async function sendEmail(message: EmailMessage): Promise<{ id: string; status: EmailStatus }> {
+  const { orgId } = message;
+  if (orgId) {
+    const queued = await db.$transaction((tx) => queueEmail(tx, { ...message, orgId }));
+    if (queued.status === "queued") kickEventRelay();
+    return queued;
   }
+  const status = smtpTransport() ? "queued" : "captured";
+  const record = await db.outboundEmail.create({ data: { ...message, orgId: null, status }, select: { id: true } });
+  if (status === "captured") return { id: record.id, status };
+  const outcome = await deliverEmail({ emailId: record.id, final: true });
+  return { id: record.id, status: outcome === "sent" ? "sent" : "failed" };
 }
