@@ -1,4 +1,5 @@
 import { fileOperations } from "@/lib/files/operations";
+import { inviteGuestsOperation } from "@/lib/guests/operations";
 import { getMeOperation } from "@/lib/me/operations";
 import {
   createPortalOperation,
@@ -29,6 +30,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   updatePortalOperation,
   setPortalWorkflowOperation,
   ...fileOperations,
+  inviteGuestsOperation,
   ...taskOperations,
   ...webhookOperations,
   getOpenApiOperation,

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { pathId } from "@/lib/api/schemas";
+
+// The guest invitation request and answer (spec section 4 Guests, D16).
+
+export const MAX_GUESTS_PER_REQUEST = 100;
+export const MAX_GUEST_NAME_LENGTH = 200;
+
+const emailCheck = z.email();
+
+/** Trimmed and lower-cased, then checked; the message names the address as sent. */
+const guestEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => emailCheck.safeParse(v).success, { error: (issue) => `Invalid email address "${String(issue.input)}"` })
+  .meta({ format: "email" });
+
+const guestName = z.string().trim().max(MAX_GUEST_NAME_LENGTH).nullable();
+
+export const GuestsParamsSchema = z.object({ portalId: pathId("Portal") });
+
+export const InviteGuestsBodySchema = z
+  .object({
+    email: guestEmail.optional().meta({ description: "One guest's address (with `name`)" }),
+    name: guestName.optional().meta({ description: "The guest's display name" }),
+    emails: z
+      .array(guestEmail)
+      .max(MAX_GUESTS_PER_REQUEST)
+      .optional()
+      .meta({ description: "Several addresses, at most 100; trimmed, lower-cased and de-duplicated" }),
+    names: z.array(guestName).optional().meta({ description: "`names[i]` is the name of `emails[i]`; optional per address" }),
+  })
+  .superRefine((body, ctx) => {
+    const count = (body.email !== undefined ? 1 : 0) + (body.emails?.length ?? 0);
+    if (count === 0) ctx.addIssue({ code: "custom", path: ["email"], message: "Required" });
+    if (count > MAX_GUESTS_PER_REQUEST) ctx.addIssue({ code: "custom", path: ["emails"], message: `At most ${MAX_GUESTS_PER_REQUEST} addresses per request` });
+    if (body.names && body.names.length > (body.emails?.length ?? 0)) ctx.addIssue({ code: "custom", path: ["names"], message: "More names than emails" });
+  });
+export type InviteGuestsBody = z.output<typeof InviteGuestsBodySchema>;
+
+export const InviteGuestsResponseSchema = z.object({
+  success: z.boolean(),
+  invited_count: z.int().meta({ description: "Distinct addresses invited or re-invited" }),
+  message: z.string(),
+});
+
+export interface GuestToInvite {
+  email: string;
+  name: string | null;
+}
+
+/**
+ * The distinct guests of a request, in order: `email` first, then `emails` with `names[i]`.
+ * A repeated address keeps its first position and the first non-empty name given for it.
+ */
+export function guestsOfRequest(body: InviteGuestsBody): GuestToInvite[] {
+  const entries: GuestToInvite[] = [];
+  if (body.email !== undefined) entries.push({ email: body.email, name: body.name || null });
+  (body.emails ?? []).forEach((email, i) => entries.push({ email, name: body.names?.[i] || null }));
+  const byEmail = new Map<string, GuestToInvite>();
+  for (const entry of entries) {
+    const seen = byEmail.get(entry.email);
+    if (!seen) byEmail.set(entry.email, { ...entry });
+    else if (!seen.name && entry.name) seen.name = entry.name;
+  }
+  return [...byEmail.values()];
+}
