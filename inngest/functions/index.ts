@@ -1,5 +1,6 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
+import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
 import { taskReminders } from "@/inngest/functions/task-reminders";
@@ -9,4 +10,4 @@ import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-fail
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders, sendEmailFunction];
+export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders, sendEmailFunction, notifyPortalUsers];

@@ -1,0 +1,73 @@
+import { db } from "@/lib/db";
+import { sendEmail } from "@/lib/email/send-email";
+import { fileUploadedEmail } from "@/lib/email/templates/file-uploaded";
+import { taskCompletedEmail } from "@/lib/email/templates/task-completed";
+import { fileWebUrl, portalWebUrl } from "@/lib/portals/links";
+import { notificationRecipients, type NotificationKind, type Recipient } from "./recipients";
+
+export interface PortalNotification {
+  kind: NotificationKind;
+  orgId: string;
+  portalId: string;
+  actorUserId: string | null;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface PlannedNotification {
+  notification: PortalNotification;
+  recipients: Recipient[];
+}
+
+/** The notification of a `file.uploaded` event and who gets it; null when the portal is gone. */
+export async function fileUploadedNotification(input: {
+  orgId: string;
+  portalId: string;
+  fileId: string;
+  fileName: string;
+  uploadedBy: string | null;
+  uploaderName: string | null;
+  uploaderEmail: string | null;
+}): Promise<PlannedNotification | null> {
+  const portal = await db.portal.findFirst({ where: { id: input.portalId, orgId: input.orgId, deletedAt: null }, select: { name: true } });
+  if (!portal) return null;
+  const content = fileUploadedEmail({
+    portalName: portal.name,
+    fileName: input.fileName,
+    uploaderName: input.uploaderName ?? input.uploaderEmail,
+    fileUrl: fileWebUrl(input.orgId, input.portalId, input.fileId),
+  });
+  const notification = { kind: "fileUploaded" as const, orgId: input.orgId, portalId: input.portalId, actorUserId: input.uploadedBy, ...content };
+  return { notification, recipients: await notificationRecipients({ ...notification }) };
+}
+
+/** The notification of a `task.completed` event and who gets it; null when the task or portal is gone. */
+export async function taskCompletedNotification(input: { orgId: string; portalId: string; taskId: string }): Promise<PlannedNotification | null> {
+  const task = await db.task.findFirst({
+    where: { id: input.taskId, orgId: input.orgId, portalId: input.portalId, deletedAt: null, portal: { deletedAt: null } },
+    select: { title: true, completedById: true, portal: { select: { name: true } } },
+  });
+  if (!task) return null;
+  const completer = task.completedById ? await db.user.findUnique({ where: { id: task.completedById }, select: { name: true, email: true } }) : null;
+  const content = taskCompletedEmail({
+    portalName: task.portal.name,
+    taskTitle: task.title,
+    completedBy: completer?.name ?? completer?.email ?? null,
+    portalUrl: portalWebUrl(input.orgId, input.portalId),
+  });
+  const notification = { kind: "taskCompleted" as const, orgId: input.orgId, portalId: input.portalId, actorUserId: task.completedById, ...content };
+  return { notification, recipients: await notificationRecipients({ ...notification }) };
+}
+
+/** Sends one recipient's copy (queued with SMTP, captured without). */
+export async function sendNotification(notification: PortalNotification, recipient: Recipient) {
+  return sendEmail({
+    orgId: notification.orgId,
+    to: recipient.email,
+    subject: notification.subject,
+    text: notification.text,
+    html: notification.html,
+    template: notification.kind === "fileUploaded" ? "file-uploaded" : "task-completed",
+  });
+}
