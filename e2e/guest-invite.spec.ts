@@ -1,0 +1,94 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+
+// A guest invited through the API as an outside client would: the admin registers a client and
+// authorizes it, the client invites a new address to a portal, the invitation is read from the
+// captured mailbox, and the guest opens the link, creates an account and lands on the portal.
+
+const DEMO_PASSWORD = "demo-password-1";
+const GUEST_EMAIL = `new-guest-${randomBytes(4).toString("hex")}@client.test`;
+
+test.describe.configure({ mode: "serial" });
+
+let server: Server;
+let redirectUri: string;
+
+test.beforeAll(async () => {
+  server = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>Callback received</h1>"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+});
+
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+test("a guest invited through the API opens the emailed link, sets a password and sees the portal", async ({ page, request }) => {
+  // The admin registers a client with guest:invite and authorizes it.
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("link", { name: "API settings" }).click();
+  await page.getByLabel("Name", { exact: true }).fill("Invite bot");
+  await page.getByLabel("Redirect URIs").fill(redirectUri);
+  await page.getByRole("checkbox", { name: "portal:read" }).check();
+  await page.getByRole("checkbox", { name: "guest:invite" }).check();
+  await page.getByRole("button", { name: "Create client" }).click();
+  const reveal = page.getByTestId("secret-reveal");
+  const clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
+  const clientSecret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
+  expect(clientId).toMatch(/^cpc_/);
+
+  const state = randomBytes(12).toString("base64url");
+  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: "portal:read guest:invite", state })}`);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  const code = new URL(page.url()).searchParams.get("code");
+  expect(code).toBeTruthy();
+  const tokenResponse = await request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: code!, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri },
+  });
+  expect(tokenResponse.status()).toBe(200);
+  const accessToken = String(((await tokenResponse.json()) as Record<string, unknown>).access_token);
+  const headers = { Authorization: `Bearer ${accessToken}` };
+
+  // The client invites a new address to Acme Ltd.
+  const portals = (await (await request.get("/api/v1/portals", { headers })).json()) as Array<{ id: string; name: string }>;
+  const acme = portals.find((p) => p.name.includes("Acme Ltd"));
+  expect(acme).toBeTruthy();
+  const invited = await request.post(`/api/v1/portals/${acme!.id}/guests`, { headers, data: { email: ` ${GUEST_EMAIL.toUpperCase()} `, name: "Nia New" } });
+  expect(invited.status()).toBe(201);
+  expect(await invited.json()).toMatchObject({ success: true, invited_count: 1 });
+
+  // The admin leaves: the guest uses a fresh session.
+  await page.context().clearCookies();
+
+  // The invitation email, captured at /dev/mailbox.
+  await page.goto("/dev/mailbox");
+  const texts = await page.getByTestId("mail-text").allTextContents();
+  const invitation = texts.find((t) => t.includes("/invite/") && t.includes("Acme Ltd"));
+  const link = invitation?.match(/https?:\/\/\S+\/invite\/[A-Za-z0-9_-]+/)?.[0];
+  expect(link, "the captured invitation holds an accept link").toBeTruthy();
+
+  // The new guest creates an account and lands on the portal.
+  await page.goto(link!);
+  await expect(page.getByText(/invited you to Acme Ltd/)).toBeVisible();
+  await page.getByLabel("Your name").fill("Nia New");
+  await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
+  await page.getByLabel("Repeat the password").fill("a-new-guest-password");
+  await page.getByRole("button", { name: "Create account and open the portal" }).click();
+  await expect(page).toHaveURL(/\/vault\/[0-9a-f-]{36}\/folder\/main$/);
+  await expect(page.getByTestId("portal-name")).toContainText("Acme Ltd");
+  await expect(page.getByTestId("signed-in-as")).toHaveText("Nia New");
+
+  // The link works once.
+  await page.goto(link!);
+  await expect(page.getByText("Invitation already used")).toBeVisible();
+});
