@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
-import { lockPortal } from "@/lib/portals/lock-portal";
 import { presignPut } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
-import { extensionOf } from "./filename";
 import { DEFAULT_CONTENT_TYPE } from "./schemas";
-import { checkUploadTarget } from "./upload-target";
+import { prepareUploadRow } from "./upload-target";
 
 /**
  * The size of a pending record whose upload announced none (only pending records carry it;
@@ -46,23 +44,12 @@ export async function startUpload(input: StartUploadInput): Promise<UploadTicket
   const contentType = input.contentType ?? DEFAULT_CONTENT_TYPE;
   const storageKey = fileStorageKey(orgId, id);
   await db.$transaction(async (tx) => {
-    await lockPortal(tx, { orgId, portalId });
-    const target = await checkUploadTarget(tx, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
+    const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
     await tx.fileEntry.create({
       data: {
-        id,
-        orgId,
-        portalId,
-        parentId: target.parentId,
-        taskId: target.taskId,
-        name: input.filename,
-        extension: extensionOf(input.filename),
-        contentType,
+        ...row,
         size: input.size ?? UNANNOUNCED_SIZE,
         status: "pending",
-        storageKey,
-        uploadedById: actor.type === "user" ? actor.userId : null,
-        uploadedViaClientId: actor.type === "user" ? (actor.oauthClientId ?? null) : null,
         pendingExpiresAt: new Date(Date.now() + UPLOAD_URL_TTL_SECONDS * 1000),
       },
     });

@@ -6,14 +6,13 @@ import { kickEventRelay } from "@/lib/events/event-relay";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
 import { getPortal } from "@/lib/portals/get-portal";
-import { lockPortal } from "@/lib/portals/lock-portal";
 import { deleteObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { uploadStream } from "@/lib/storage/upload-stream";
-import { contentTypeProblem, extensionOf } from "./filename";
+import { contentTypeProblem } from "./filename";
 import { recordUpload } from "./record-upload";
 import { DEFAULT_CONTENT_TYPE } from "./schemas";
-import { checkUploadTarget } from "./upload-target";
+import { checkUploadTarget, prepareUploadRow } from "./upload-target";
 
 /** D15: at most 100 MB, 30 s in all, 3 redirects. */
 export const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
@@ -62,24 +61,13 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
 
   try {
     const file = await db.$transaction(async (tx) => {
-      await lockPortal(tx, { orgId, portalId });
-      const target = await checkUploadTarget(tx, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
+      const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
       const now = new Date();
       const created = await tx.fileEntry.create({
         data: {
-          id,
-          orgId,
-          portalId,
-          parentId: target.parentId,
-          taskId: target.taskId,
-          name: input.filename,
-          extension: extensionOf(input.filename),
-          contentType,
+          ...row,
           size,
           status: "registered",
-          storageKey,
-          uploadedById: actor.type === "user" ? actor.userId : null,
-          uploadedViaClientId: actor.type === "user" ? (actor.oauthClientId ?? null) : null,
           registeredAt: now,
           createdAt: now,
         },

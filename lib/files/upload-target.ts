@@ -1,5 +1,8 @@
+import type { Actor } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
+import { lockPortal } from "@/lib/portals/lock-portal";
+import { extensionOf } from "./filename";
 
 export interface UploadTarget {
   /** Folder the file goes into; null: the portal root. */
@@ -28,4 +31,30 @@ export async function checkUploadTarget(
     if (!task) throw invalidRequest("task_id: Not a task of this portal");
   }
   return { parentId, taskId };
+}
+
+/**
+ * Locks the portal, checks the target and returns the fields every new upload row has, whatever
+ * the upload mode (two-step pending record or one-step registration).
+ */
+export async function prepareUploadRow(
+  tx: Tx,
+  input: { id: string; orgId: string; portalId: string; actor: Actor; filename: string; parentId: string | null; taskId: string | null; contentType: string; storageKey: string },
+) {
+  const { id, orgId, portalId, actor } = input;
+  await lockPortal(tx, { orgId, portalId });
+  const target = await checkUploadTarget(tx, { orgId, portalId, parentId: input.parentId, taskId: input.taskId });
+  return {
+    id,
+    orgId,
+    portalId,
+    parentId: target.parentId,
+    taskId: target.taskId,
+    name: input.filename,
+    extension: extensionOf(input.filename),
+    contentType: input.contentType,
+    storageKey: input.storageKey,
+    uploadedById: actor.type === "user" ? actor.userId : null,
+    uploadedViaClientId: actor.type === "user" ? (actor.oauthClientId ?? null) : null,
+  };
 }
