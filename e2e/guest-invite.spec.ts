@@ -1,35 +1,16 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { callbackServer, signIn } from "./support";
 
 // A guest invited through the API as an outside client would: the admin registers a client and
 // authorizes it, the client invites a new address to a portal, the invitation is read from the
 // captured mailbox, and the guest opens the link, creates an account and lands on the portal.
 
-const DEMO_PASSWORD = "demo-password-1";
 const GUEST_EMAIL = `new-guest-${randomBytes(4).toString("hex")}@client.test`;
 
 test.describe.configure({ mode: "serial" });
 
-let server: Server;
-let redirectUri: string;
-
-test.beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>Callback received</h1>"));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-});
-
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
+const callback = callbackServer();
 
 test("a guest invited through the API opens the emailed link, sets a password and sees the portal", async ({ page, request }) => {
   // The admin registers a client with guest:invite and authorizes it.
@@ -37,7 +18,7 @@ test("a guest invited through the API opens the emailed link, sets a password an
   await signIn(page, "admin@demo.test");
   await page.getByRole("link", { name: "API settings" }).click();
   await page.getByLabel("Name", { exact: true }).fill("Invite bot");
-  await page.getByLabel("Redirect URIs").fill(redirectUri);
+  await page.getByLabel("Redirect URIs").fill(callback.uri);
   await page.getByRole("checkbox", { name: "portal:read" }).check();
   await page.getByRole("checkbox", { name: "guest:invite" }).check();
   await page.getByRole("button", { name: "Create client" }).click();
@@ -47,13 +28,13 @@ test("a guest invited through the API opens the emailed link, sets a password an
   expect(clientId).toMatch(/^cpc_/);
 
   const state = randomBytes(12).toString("base64url");
-  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: "portal:read guest:invite", state })}`);
+  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: callback.uri, scope: "portal:read guest:invite", state })}`);
   await page.getByRole("button", { name: "Approve" }).click();
-  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const code = new URL(page.url()).searchParams.get("code");
   expect(code).toBeTruthy();
   const tokenResponse = await request.post("/oauth/token", {
-    form: { grant_type: "authorization_code", code: code!, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri },
+    form: { grant_type: "authorization_code", code: code!, client_id: clientId, client_secret: clientSecret, redirect_uri: callback.uri },
   });
   expect(tokenResponse.status()).toBe(200);
   const accessToken = String(((await tokenResponse.json()) as Record<string, unknown>).access_token);

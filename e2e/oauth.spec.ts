@@ -1,48 +1,23 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { callbackServer, signIn } from "./support";
 
 // The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
 // member authorizes it on the consent screen, and the client (a tiny HTTP server on loopback plus
 // Playwright's request context) receives the code and exchanges it for tokens.
 
-const DEMO_PASSWORD = "demo-password-1";
 const ORG_NAME = "Demo Accounting LLP";
 const APP_NAME = "Ledger Sync";
 
 test.describe.configure({ mode: "serial" });
 
-let server: Server;
-let redirectUri: string;
-/** The query strings the client's callback received, in order. */
-const received: URLSearchParams[] = [];
+const callback = callbackServer();
 const client = { clientId: "", secret: "" };
 let refreshToken = "";
 let accessToken = "";
 
-test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname === "/callback") received.push(url.searchParams);
-    res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>Callback received</h1>");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-});
-
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
-
 function authorizePath(params: Record<string, string>): string {
-  return `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, ...params })}`;
+  return `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.clientId, redirect_uri: callback.uri, ...params })}`;
 }
 
 const newState = () => randomBytes(12).toString("base64url");
@@ -64,7 +39,7 @@ test("an admin creates a client in API settings and sees its secret once", async
   await expect(page.getByRole("checkbox", { name: "task:read" })).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "task:write" })).not.toBeChecked();
 
-  await page.getByLabel("Redirect URIs").fill(redirectUri);
+  await page.getByLabel("Redirect URIs").fill(callback.uri);
   await page.getByRole("button", { name: "Create client" }).click();
   const reveal = page.getByTestId("secret-reveal");
   await expect(reveal).toContainText("won't be shown again");
@@ -76,7 +51,7 @@ test("an admin creates a client in API settings and sees its secret once", async
 
   const row = page.getByRole("listitem", { name: APP_NAME });
   await expect(row).toContainText(client.clientId);
-  await expect(row).toContainText(redirectUri);
+  await expect(row).toContainText(callback.uri);
   await expect(row).toContainText("portal:read task:read");
   await expect(row.getByTestId("secret-hint")).toHaveText(`••••${client.secret.slice(-4)}`);
 
@@ -98,7 +73,7 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(page).toHaveURL(/\/oauth\/consent\?/);
   await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
   await expect(page.getByText(ORG_NAME)).toBeVisible();
-  await expect(page.getByTestId("redirect-host")).toHaveText(new URL(redirectUri).host);
+  await expect(page.getByTestId("redirect-host")).toHaveText(new URL(callback.uri).host);
   await expect(page.getByText("This app cannot download the contents of your files.")).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "portal:read" })).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "portal:read" })).toHaveAccessibleDescription("List and view portals, list workflow states");
@@ -110,15 +85,15 @@ test("a member approves part of the scopes; the client exchanges the code for to
 
   await page.getByRole("checkbox", { name: "task:read" }).uncheck();
   await page.getByRole("button", { name: "Approve" }).click();
-  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;
   expect(landed.get("state")).toBe(state);
   const code = landed.get("code");
   expect(code).toBeTruthy();
-  expect(received.at(-1)?.get("code")).toBe(code);
+  expect(callback.received.at(-1)?.get("code")).toBe(code);
 
   const tokenResponse = await request.post("/oauth/token", {
-    form: { grant_type: "authorization_code", code: code!, client_id: client.clientId, client_secret: client.secret, redirect_uri: redirectUri },
+    form: { grant_type: "authorization_code", code: code!, client_id: client.clientId, client_secret: client.secret, redirect_uri: callback.uri },
   });
   expect(tokenResponse.status()).toBe(200);
   const tokens = (await tokenResponse.json()) as Record<string, unknown>;
@@ -137,7 +112,7 @@ test("a scope the client may not ask for goes back to the client as invalid_scop
   const response = await request.get(authorizePath({ scope: "portal:read webhook:manage", state: "s1" }), { maxRedirects: 0 });
   expect(response.status()).toBe(302);
   const location = new URL(response.headers()["location"] ?? "");
-  expect(location.href.startsWith(redirectUri)).toBe(true);
+  expect(location.href.startsWith(callback.uri)).toBe(true);
   expect(location.searchParams.get("error")).toBe("invalid_scope");
   expect(location.searchParams.get("state")).toBe("s1");
 });
@@ -150,7 +125,7 @@ test("Deny sends access_denied and the state back to the client", async ({ page 
   await page.goto(authorizePath({ scope: "portal:read", state }));
   await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
   await page.getByRole("button", { name: "Deny" }).click();
-  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;
   expect(landed.get("error")).toBe("access_denied");
   expect(landed.get("state")).toBe(state);
@@ -168,8 +143,8 @@ test("a member has Connected apps but no API settings", async ({ page }) => {
 });
 
 test("an unknown client or an unregistered redirect URI shows an error page and never leaves the app", async ({ page, request }) => {
-  const before = received.length;
-  const unknown = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: "cpc_unknown", redirect_uri: redirectUri, state: "x" })}`;
+  const before = callback.received.length;
+  const unknown = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: "cpc_unknown", redirect_uri: callback.uri, state: "x" })}`;
   const response = await request.get(unknown, { maxRedirects: 0 });
   expect(response.status()).toBe(302);
   expect(response.headers()["location"]).toMatch(/^http:\/\/localhost:\d+\/oauth\/error\?/);
@@ -183,16 +158,16 @@ test("an unknown client or an unregistered redirect URI shows an error page and 
   await page.goto(authorizePath({ redirect_uri: "http://127.0.0.1:1/elsewhere", state: "x" }));
   await expect(page).toHaveURL(/\/oauth\/error\?/);
   await expect(page.getByRole("alert").filter({ hasText: "redirect URI is not registered" })).toBeVisible();
-  expect(received.length).toBe(before);
+  expect(callback.received.length).toBe(before);
 });
 
 test("a guest of the organization cannot authorize its client", async ({ page }) => {
-  const before = received.length;
+  const before = callback.received.length;
   await page.goto(authorizePath({ scope: "portal:read", state: "g" }));
   await signIn(page, "guest@demo.test");
   await expect(page.getByRole("alert").filter({ hasText: `Only members of ${ORG_NAME} can authorize ${APP_NAME}` })).toBeVisible();
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
-  expect(received.length).toBe(before);
+  expect(callback.received.length).toBe(before);
 });
 
 test("rotating the secret shows the new one once and the old one stops working", async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-const DEMO_PASSWORD = "demo-password-1";
+import { DEMO_PASSWORD } from "./support";
 
 test("the demo admin signs in with a password and sees the portal list", async ({ page }) => {
   await page.goto("/");
