@@ -14,14 +14,14 @@ import {
   runDelivery,
   type WebhookContext,
 } from "@/lib/webhooks/test-support/fixtures";
-import { bodyOf, startWebhookReceiver, verifySignature, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
 // The delivery function driven by @inngest/test: sleeps mocked (they return at once), attempts
 // real, against receivers on loopback (OUTBOUND_ALLOW_PRIVATE=true lets them be reached over http).
 
 const savedEnv = { ...process.env };
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterEach(afterEach);
 
 beforeAll(() => {
   process.env.OUTBOUND_ALLOW_PRIVATE = "true";
@@ -29,20 +29,10 @@ beforeAll(() => {
   resetEnvForTests();
 });
 
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
 afterAll(() => {
   process.env = savedEnv;
   resetEnvForTests();
 });
-
-async function receiver() {
-  const r = await startWebhookReceiver();
-  receivers.push(r);
-  return r;
-}
 
 /** An organization with one webhook on a fresh receiver and one recorded guest.invited event. */
 async function oneDelivery(data = guestInvited()) {

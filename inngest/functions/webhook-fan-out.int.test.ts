@@ -17,14 +17,14 @@ import {
   runFanOut,
   type DeliveryRequest,
 } from "@/lib/webhooks/test-support/fixtures";
-import { bodyOf, startWebhookReceiver, verifySignature, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 
 // Event → fan-out → deliveries, with a real loopback server standing in for Inngest's event API
 // (it receives what the relay and step.sendEvent send) and real webhook receivers.
 
 const savedEnv = { ...process.env };
 let inngestApi: InngestReceiver;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterEach(afterEach);
 
 beforeAll(async () => {
   inngestApi = await startInngestReceiver();
@@ -40,21 +40,11 @@ beforeEach(async () => {
   inngestApi.setRefusing(false);
 });
 
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
 afterAll(async () => {
   await inngestApi.close();
   process.env = savedEnv;
   resetEnvForTests();
 });
-
-async function receiver() {
-  const r = await startWebhookReceiver();
-  receivers.push(r);
-  return r;
-}
 
 /** The delivery requests step.sendEvent handed to Inngest for an organization's webhooks. */
 function deliveryRequestsSent(webhookIds: string[]) {

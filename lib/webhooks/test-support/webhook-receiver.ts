@@ -96,3 +96,16 @@ export function verifySignature(secret: string, request: ReceivedRequest): boole
 export function bodyOf(request: ReceivedRequest): Record<string, unknown> {
   return JSON.parse(request.body.toString("utf8")) as Record<string, unknown>;
 }
+
+/** Receivers started through the returned function are closed after each test of the calling file. */
+export function receiversClosedAfterEach(afterEach: (fn: () => Promise<void>) => void): () => Promise<WebhookReceiver> {
+  const open: WebhookReceiver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async () => {
+    const r = await startWebhookReceiver();
+    open.push(r);
+    return r;
+  };
+}

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
-import { bodyOf, startWebhookReceiver, verifySignature, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { DELETE, PATCH } from "./[webhookId]/route";
 import { POST as TEST } from "./[webhookId]/test/route";
 import { GET, POST } from "./route";
@@ -14,25 +14,16 @@ import { GET, POST } from "./route";
 // (OUTBOUND_ALLOW_PRIVATE=true; the refusals without it are in lib/webhooks/outbound-refusal.int.test.ts).
 
 const savedEnv = { ...process.env };
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterEach(afterEach);
 
 beforeAll(() => {
   process.env.OUTBOUND_ALLOW_PRIVATE = "true";
   resetEnvForTests();
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
 afterAll(() => {
   process.env = savedEnv;
   resetEnvForTests();
 });
-
-async function receiver() {
-  const r = await startWebhookReceiver();
-  receivers.push(r);
-  return r;
-}
 
 type Webhook = {
   webhook_id: string;

@@ -15,7 +15,7 @@ import {
   type DeliveryRequest,
   type WebhookContext,
 } from "@/lib/webhooks/test-support/fixtures";
-import { startWebhookReceiver, verifySignature, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { POST as REDELIVER } from "./[deliveryId]/redeliver/route";
 import { GET } from "./route";
@@ -25,7 +25,7 @@ import { GET } from "./route";
 
 const savedEnv = { ...process.env };
 let inngestApi: InngestReceiver;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterEach(afterEach);
 
 beforeAll(async () => {
   inngestApi = await startInngestReceiver();
@@ -36,7 +36,6 @@ beforeAll(async () => {
   resetEnvForTests();
 });
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
   await inngestApi.listen();
 });
 afterAll(async () => {
@@ -70,8 +69,7 @@ const redeliver = (ctx: WebhookContext, webhookId: string, deliveryId: string) =
 /** A webhook on a fresh receiver and one delivered (or failed) guest.invited event. */
 async function deliveredOnce(replies: number[]) {
   const ctx = await createWebhookContext();
-  const r = await startWebhookReceiver();
-  receivers.push(r);
+  const r = await receiver();
   r.reply(...replies);
   const hook = await addWebhook(ctx, r.url);
   const event = await recordTestEvent(ctx, "guest.invited", guestInvited());
