@@ -70,10 +70,20 @@ export function nextPageUrl(url: URL, cursor: Cursor): string {
   return `${env().API_URL}${url.pathname}?${params.toString()}`;
 }
 
-/** Given `limit + 1` rows, the page and its `Link` header (absent on the last page). */
-export function paginate<Row extends Cursor>(rows: readonly Row[], limit: number, url: URL): { items: Row[]; headers: Record<string, string> } {
+/** Given `limit + 1` rows: the page, and the cursor of its last item when more rows exist. */
+export function splitPage<Row extends Cursor>(rows: readonly Row[], limit: number): { items: Row[]; next: Cursor | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
-  if (rows.length <= limit || !last) return { items, headers: {} };
-  return { items, headers: { Link: `<${nextPageUrl(url, last)}>; rel="next"` } };
+  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}
+
+/** The `Link: <next>; rel="next"` header for a page with more after it; none on the last page. */
+export function linkHeader(url: URL, next: Cursor | null): Record<string, string> {
+  return next ? { Link: `<${nextPageUrl(url, next)}>; rel="next"` } : {};
+}
+
+/** Given `limit + 1` rows, the page and its `Link` header (absent on the last page). */
+export function paginate<Row extends Cursor>(rows: readonly Row[], limit: number, url: URL): { items: Row[]; headers: Record<string, string> } {
+  const { items, next } = splitPage(rows, limit);
+  return { items, headers: linkHeader(url, next) };
 }

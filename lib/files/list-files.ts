@@ -1,4 +1,4 @@
-import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { getPortal } from "@/lib/portals/get-portal";
@@ -25,7 +25,5 @@ export async function listPortalFiles({
     orderBy: PAGE_ORDER,
     take: limit + 1,
   });
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  return splitPage(rows, limit);
 }

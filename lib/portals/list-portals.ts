@@ -1,4 +1,4 @@
-import { afterCursor, type Cursor } from "@/lib/api/pagination";
+import { afterCursor, type Cursor, splitPage } from "@/lib/api/pagination";
 import { systemKeyOf } from "@/lib/external-ids/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadPortalRecords, type PortalRecord } from "./portal-record";
@@ -34,7 +34,5 @@ export async function listPortals({
     ...afterCursor(cursor),
   };
   const rows = await loadPortalRecords({ orgId, where, take: limit + 1 });
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+  return splitPage(rows, limit);
 }

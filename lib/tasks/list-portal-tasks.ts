@@ -1,4 +1,4 @@
-import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPortal } from "@/lib/portals/get-portal";
@@ -20,9 +20,7 @@ export async function listPortalTasks({ orgId, portalId, limit = 1000, cursor }:
     take: limit + 1,
     include: TASK_INCLUDE,
   });
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return { items, next: rows.length > limit && last ? ({ createdAt: last.createdAt, id: last.id } as Cursor) : null };
+  return splitPage(rows, limit);
 }
 
 export type TaskWithRelations = Awaited<ReturnType<typeof listPortalTasks>>["items"][number];

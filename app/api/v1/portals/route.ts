@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api";
-import { nextPageUrl } from "@/lib/api/pagination";
+import { linkHeader } from "@/lib/api/pagination";
 import { createPortal } from "@/lib/portals/create-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { createPortalOperation, listPortalsOperation } from "@/lib/portals/operations";
@@ -15,7 +15,7 @@ export const GET = apiRoute(listPortalsOperation, async ({ auth, query, url }) =
     limit,
     cursor,
   });
-  return json(items.map(toPortalResponse), 200, next ? { Link: `<${nextPageUrl(url, next)}>; rel="next"` } : {});
+  return json(items.map(toPortalResponse), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals - create a portal or template

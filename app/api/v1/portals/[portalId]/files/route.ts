@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api";
-import { nextPageUrl } from "@/lib/api/pagination";
+import { linkHeader } from "@/lib/api/pagination";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { listFilesOperation, uploadFileOperation } from "@/lib/files/operations";
 import { startUpload } from "@/lib/files/start-upload";
@@ -9,7 +9,7 @@ import { uploadFromUrl } from "@/lib/files/upload-from-url";
 // GET /api/v1/portals/{portalId}/files - the portal's files and folders, flat
 export const GET = apiRoute(listFilesOperation, async ({ auth, params, query, url }) => {
   const { items, next } = await listPortalFiles({ orgId: auth.orgId, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
-  return json(items.map(toFileResponse), 200, next ? { Link: `<${nextPageUrl(url, next)}>; rel="next"` } : {});
+  return json(items.map(toFileResponse), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals/{portalId}/files - one-step (file_url) or the start of a two-step upload

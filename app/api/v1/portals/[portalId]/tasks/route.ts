@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api";
-import { nextPageUrl } from "@/lib/api/pagination";
+import { linkHeader } from "@/lib/api/pagination";
 import { createTask } from "@/lib/tasks/create-task";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { createTaskOperation, listTasksOperation } from "@/lib/tasks/operations";
@@ -8,7 +8,7 @@ import { toTaskResponse } from "@/lib/tasks/to-response";
 // GET /api/v1/portals/{portalId}/tasks - the portal's active tasks
 export const GET = apiRoute(listTasksOperation, async ({ auth, params, query, url }) => {
   const { items, next } = await listPortalTasks({ orgId: auth.orgId, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
-  return json(items.map(toTaskResponse), 200, next ? { Link: `<${nextPageUrl(url, next)}>; rel="next"` } : {});
+  return json(items.map(toTaskResponse), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals/{portalId}/tasks - create a task
