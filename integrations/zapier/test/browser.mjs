@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+
+import { chromium } from 'playwright-core';
+
+// The web side of the flows, in Chromium as a user would do it: the demo sign-in, registering the
+// app as a client in API settings, and approving it on the consent screen.
+
+export const DEMO_PASSWORD = 'demo-password-1';
+
+/** What an administrator registers as the redirect URI (Zapier's, for a CLI app; see README). */
+export const REDIRECT_URI = 'https://zapier.com/dashboard/auth/oauth/return/App000000CLIAPI/';
+
+const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function withPage(fn) {
+  const browser = await chromium.launch({
+    ...(existsSync(executablePath) ? { executablePath } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  try {
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(20_000);
+    return await fn(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function signIn(page, email) {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** An administrator creates the client in API settings; its id and secret, shown once. */
+export async function registerClient(appUrl, { name, scopes }) {
+  return withPage(async (page) => {
+    await page.goto(`${appUrl}/sign-in`);
+    await signIn(page, 'admin@demo.test');
+    await page.getByRole('link', { name: 'API settings' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Redirect URIs').fill(REDIRECT_URI);
+    for (const scope of scopes) await page.getByRole('checkbox', { name: scope }).check();
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const reveal = page.getByTestId('secret-reveal');
+    await reveal.waitFor();
+    return {
+      clientId: (await reveal.getByTestId('new-client-id').textContent()) ?? '',
+      clientSecret: (await reveal.getByTestId('new-client-secret').textContent()) ?? '',
+    };
+  });
+}
+
+/**
+ * A user opens the authorize URL, signs in, (optionally) unticks scopes and approves. The browser
+ * is sent on to the redirect URI; that request is caught (Zapier's address is not reachable from
+ * here) and its query returned.
+ */
+export async function consent(authorizeUrl, { email = 'admin@demo.test', untick = [] } = {}) {
+  return withPage(async (page) => {
+    await page.route(`${REDIRECT_URI}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Zapier</h1>' }));
+    const redirected = page.waitForRequest((request) => request.url().startsWith(REDIRECT_URI), { timeout: 30_000 });
+    await page.goto(authorizeUrl);
+    await signIn(page, email);
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    for (const scope of untick) await page.getByRole('checkbox', { name: scope }).uncheck();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    return new URL((await redirected).url()).searchParams;
+  });
+}

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { registerClient } from './browser.mjs';
+
+// One Client Portals server for the whole run: the repository's e2e server (the production build
+// from `next build`, fresh database and S3, the demo organization seeded), with outbound requests
+// allowed to loopback so that webhooks and file_url downloads reach this test's own servers.
+// Then the Zapier app is registered as a client, as an administrator does it.
+
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const SCOPES = ['portal:read', 'portal:write', 'file:list', 'file:upload', 'task:read', 'task:write', 'guest:invite', 'webhook:manage'];
+
+async function waitUntilUp(url, server, output) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the Client Portals server exited (${server.exitCode}):\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/sign-in`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the Client Portals server did not answer at ${url} within 180 s:\n${output.join('')}`);
+}
+
+export default async function setup({ provide }) {
+  const port = Number(process.env.ZAPIER_E2E_PORT || 3101);
+  const appUrl = `http://localhost:${port}`;
+  const output = [];
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
+    cwd: repositoryRoot,
+    env: { ...process.env, E2E_PORT: String(port), OUTBOUND_ALLOW_PRIVATE: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk) => {
+    output.push(chunk.toString());
+    if (output.length > 400) output.shift();
+    if (process.env.ZAPIER_TEST_SERVER_LOG) process.stderr.write(chunk);
+  };
+  server.stdout.on('data', keep);
+  server.stderr.on('data', keep);
+  const stop = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitUntilUp(appUrl, server, output);
+    provide('appUrl', appUrl);
+    provide('scopes', SCOPES);
+    provide('client', await registerClient(appUrl, { name: 'Zapier', scopes: SCOPES }));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}
+
+export { repositoryRoot, SCOPES };
