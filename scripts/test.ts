@@ -7,19 +7,23 @@
  *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
  *   5. build        next build
  *   6. e2e          playwright test (the build from step 5 on fresh services)
+ *   7. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
+ *                   node_modules is missing or older than its lock, then its vitest suite, which
+ *                   drives the app against the build from step 5 (one server, fresh services)
  *
- * `npm test -- unit`, `-- int`, `-- e2e` (several may be given) run just those tiers, with the
- * steps they need first (generate; and build for e2e). The last line is always
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- zapier` (several may be given) run just those tiers,
+ * with the steps they need first (generate; and build for e2e and zapier). The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const reports = path.join(root, "test-results");
 const bin = (relative: string): string => path.join(root, "node_modules", relative);
+const zapierApp = path.join(root, "integrations", "zapier");
 
 interface Counts {
   passed: number;
@@ -32,11 +36,25 @@ interface Step {
   command: string;
   args: string[];
   env?: Record<string, string>;
+  /** Working directory (default: the repository root). */
+  cwd?: string;
+  /** When it returns a reason, the step is skipped and the reason printed. */
+  skip?: () => string | undefined;
   /** For test tiers: reads the runner's report after the run (exit code: whether it failed). */
   count?: (exitCode: number) => Counts;
 }
 
 const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
+
+/** Whether integrations/zapier has an install at least as new as its lock (npm ci writes the hidden lock last). */
+function zapierInstallCurrent(): string | undefined {
+  try {
+    const installed = statSync(path.join(zapierApp, "node_modules", ".package-lock.json")).mtimeMs;
+    return installed >= statSync(path.join(zapierApp, "package-lock.json")).mtimeMs ? "integrations/zapier/node_modules is current" : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function vitest(id: string, title: string, project: string): Step {
   return {
@@ -78,6 +96,29 @@ const STEPS: Step[] = [
     // playwright.config.ts writes this next to its list output.
     count: (exitCode) => countPlaywright(path.join(reports, "playwright.json"), exitCode),
   },
+  {
+    id: "zapier-deps",
+    title: "Zapier app dependencies (npm ci in integrations/zapier)",
+    command: "npm",
+    args: ["ci", "--no-audit", "--no-fund"],
+    cwd: zapierApp,
+    skip: zapierInstallCurrent,
+  },
+  {
+    id: "zapier",
+    title: "Zapier app tests (integrations/zapier, vitest against the production build)",
+    command: process.execPath,
+    args: [
+      path.join(zapierApp, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport("zapier")}`,
+    ],
+    cwd: zapierApp,
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+    count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
+  },
 ];
 
 // Tier names on the command line, and the steps each needs.
@@ -86,6 +127,7 @@ const TIERS: Record<string, string[]> = {
   int: ["generate", "integration"],
   integration: ["generate", "integration"],
   e2e: ["generate", "build", "e2e"],
+  zapier: ["generate", "build", "zapier-deps", "zapier"],
   typecheck: ["generate", "typecheck"],
   build: ["generate", "build"],
 };
@@ -153,7 +195,7 @@ function readJson<T>(file: string): T | undefined {
 function run(step: Step): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(step.command, step.args, {
-      cwd: root,
+      cwd: step.cwd ?? root,
       stdio: "inherit",
       env: { ...process.env, ...step.env },
     });
@@ -179,6 +221,12 @@ async function main(): Promise<void> {
 
   for (const [index, step] of steps.entries()) {
     header(`[${index + 1}/${steps.length}] ${step.title}`);
+    const skipped = step.skip?.();
+    if (skipped) {
+      process.stdout.write(`skipped: ${skipped}\n`);
+      summary.push(`${step.id.padEnd(12)} skip`);
+      continue;
+    }
     if (step.count) {
       // A report left over from an earlier run must not be counted for this one.
       rmSync(step.id === "e2e" ? path.join(reports, "playwright.json") : vitestReport(step.id), { force: true });

@@ -6,6 +6,8 @@
 
 const { v1, listAll } = require('./api');
 
+const LIMIT = 10;
+
 const newestFirst = (key) => (a, b) => String(b[key] || '').localeCompare(String(a[key] || ''));
 
 const common = (event, portal, entityId, occurredAt) => ({
@@ -30,8 +32,12 @@ const activePortals = async (z, bundle) => {
   return (await listAll(z, '/portals')).sort(newestFirst('last_activity_at')).slice(0, 3);
 };
 
+/** The records `read` makes of each portal, the latest first. */
 const perPortal = async (z, bundle, read) =>
-  (await Promise.all((await activePortals(z, bundle)).map((portal) => read(portal)))).flat();
+  (await Promise.all((await activePortals(z, bundle)).map((portal) => read(portal))))
+    .flat()
+    .sort(newestFirst('occurred_at'))
+    .slice(0, LIMIT);
 
 const tasksOf = async (z, portal) => listAll(z, `/portals/${portal.id}/tasks`);
 const filesOf = async (z, portal) => (await listAll(z, `/portals/${portal.id}/files`)).filter((f) => !f.is_folder);
@@ -43,8 +49,6 @@ const taskFields = (task) => ({
   due_date: task.due_date,
   status: task.status,
 });
-
-const LIMIT = 10;
 
 const byEvent = {
   'portal.created': async (z) =>
@@ -67,7 +71,7 @@ const byEvent = {
       })),
 
   'file.uploaded': async (z, bundle) =>
-    (await perPortal(z, bundle, async (portal) =>
+    perPortal(z, bundle, async (portal) =>
       (await filesOf(z, portal)).map((f) => ({
         ...common('file.uploaded', portal, f.id, f.uploaded_at),
         file_id: f.id,
@@ -80,13 +84,11 @@ const byEvent = {
         uploaded_by_name: null,
         task_id: f.task_id,
       })),
-    ))
-      .sort(newestFirst('occurred_at'))
-      .slice(0, LIMIT),
+    ),
 
   // No list shows signatures: the PDFs attached to done "Sign Document" tasks come closest.
   'file.signed': async (z, bundle) =>
-    (await perPortal(z, bundle, async (portal) => {
+    perPortal(z, bundle, async (portal) => {
       const [tasks, files] = await Promise.all([tasksOf(z, portal), filesOf(z, portal)]);
       const signed = tasks.filter((t) => t.action_type === 'Sign Document' && t.status === 'Done');
       return signed.flatMap((task) =>
@@ -102,19 +104,15 @@ const byEvent = {
             signed_at: task.completed_at,
           })),
       );
-    }))
-      .sort(newestFirst('occurred_at'))
-      .slice(0, LIMIT),
+    }),
 
   'task.created': async (z, bundle) =>
-    (await perPortal(z, bundle, async (portal) =>
+    perPortal(z, bundle, async (portal) =>
       (await tasksOf(z, portal)).map((t) => ({ ...common('task.created', portal, t.id, t.created_at), ...taskFields(t) })),
-    ))
-      .sort(newestFirst('occurred_at'))
-      .slice(0, LIMIT),
+    ),
 
   'task.completed': async (z, bundle) =>
-    (await perPortal(z, bundle, async (portal) => {
+    perPortal(z, bundle, async (portal) => {
       const tasks = (await tasksOf(z, portal)).filter((t) => t.status === 'Done');
       if (tasks.length === 0) return [];
       const names = new Map((await filesOf(z, portal)).map((f) => [f.id, f.name]));
@@ -126,9 +124,7 @@ const byEvent = {
         attached_files: t.attached_file_ids.map((id) => ({ file_id: id, name: names.get(id) || null })),
         file_id: null,
       }));
-    }))
-      .sort(newestFirst('occurred_at'))
-      .slice(0, LIMIT),
+    }),
 
   // The API has no list of guests or invitations: nothing to show but the static sample.
   'guest.invited': async () => [],

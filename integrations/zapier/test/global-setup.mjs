@@ -27,7 +27,8 @@ async function waitUntilUp(url, server, output) {
 }
 
 export default async function setup({ provide }) {
-  const port = Number(process.env.ZAPIER_E2E_PORT || 3101);
+  // The e2e tier's port unless told otherwise: the tiers run one after the other.
+  const port = Number(process.env.ZAPIER_E2E_PORT || process.env.E2E_PORT || 3100);
   const appUrl = `http://localhost:${port}`;
   const output = [];
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
@@ -62,5 +63,3 @@ export default async function setup({ provide }) {
   }
   return stop;
 }
-
-export { repositoryRoot, SCOPES };
