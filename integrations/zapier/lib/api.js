@@ -47,8 +47,11 @@ const errorBody = (response) => {
  * for API calls (autoRefresh turns it into a refresh first); 429 is the platform's
  * ThrottledError (it reads Retry-After).
  */
-const explainErrors = (response, z) => {
-  if (response.status < 400 || response.skipThrowForStatus) return response;
+const explainErrors = (response, z) => (response.skipThrowForStatus ? response : throwExplained(response, z));
+
+/** The error of a response of 400 or more, in words that say what to fix; the response otherwise. */
+const throwExplained = (response, z) => {
+  if (response.status < 400) return response;
   const body = errorBody(response);
   const code = body ? body.error : `http_${response.status}`;
   const description = body && body.error_description ? body.error_description : `HTTP ${response.status}`;
@@ -96,4 +99,4 @@ const listValues = (value) =>
     .map((item) => String(item).trim())
     .filter((item) => item !== '');
 
-module.exports = { SCOPES, appUrl, apiUrl, v1, errorBody, explainErrors, listAll, filled, pickFilled, listValues };
+module.exports = { SCOPES, appUrl, apiUrl, v1, errorBody, explainErrors, throwExplained, listAll, filled, pickFilled, listValues };

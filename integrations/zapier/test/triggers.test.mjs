@@ -89,6 +89,12 @@ describe.each(EVENTS)('trigger $key ($event)', (definition) => {
     const { body: webhooks } = await api(authData, 'GET', '/webhooks');
     expect(webhooks.map((w) => w.webhook_id)).not.toContain(subscribeData.webhook_id);
     expect((await api(authData, 'POST', `/webhooks/${subscribeData.webhook_id}/test`)).status).toBe(404);
+    // Turning the Zap off after the webhook was deleted elsewhere is no error.
+    await expect(appTester(trigger.operation.performUnsubscribe, { authData, subscribeData, inputData: {} })).resolves.toEqual({
+      success: true,
+      webhook_id: subscribeData.webhook_id,
+      already_deleted: true,
+    });
   });
 });
 

@@ -4,7 +4,7 @@
 // a webhook for that one event pointing at Zapier's target URL; unsubscribing deletes it. Every
 // delivery's signature is checked against the secret the subscription returned.
 
-const { v1 } = require('../lib/api');
+const { throwExplained, v1 } = require('../lib/api');
 const { commonEventOutput, portalField } = require('../lib/fields');
 const { byEvent } = require('../lib/samples');
 const { header, isSignedBy } = require('../lib/signature');
@@ -164,8 +164,13 @@ const EVENTS = [
 const subscribe = (event) => async (z, bundle) =>
   (await z.request({ url: v1('/webhooks'), method: 'POST', body: { url: bundle.targetUrl, events: [event] } })).data;
 
-const unsubscribe = async (z, bundle) =>
-  (await z.request({ url: v1(`/webhooks/${encodeURIComponent(bundle.subscribeData.webhook_id)}`), method: 'DELETE' })).data;
+/** A webhook already deleted (e.g. by an administrator in the web application) is no error. */
+const unsubscribe = async (z, bundle) => {
+  const webhookId = bundle.subscribeData.webhook_id;
+  const response = await z.request({ url: v1(`/webhooks/${encodeURIComponent(webhookId)}`), method: 'DELETE', skipThrowForStatus: true });
+  if (response.status === 404) return { success: true, webhook_id: webhookId, already_deleted: true };
+  return throwExplained(response, z).data;
+};
 
 /**
  * A delivery: signed with the subscription's secret, else refused. Other events (the
