@@ -1,5 +1,7 @@
 'use strict';
 
+const contentDisposition = require('content-disposition');
+
 const { v1, pickFilled } = require('../lib/api');
 const { portalField } = require('../lib/fields');
 
@@ -13,6 +15,22 @@ const nameFromUrl = (url) => {
   }
 };
 
+/**
+ * The file's name: the download's Content-Disposition filename when the server gives one (a file
+ * from an earlier Zapier step arrives as a URL that names no file), else the URL's last segment.
+ */
+const nameOfDownload = async (z, url) => {
+  const response = await z.request({ url, method: 'HEAD', skipThrowForStatus: true }).catch(() => undefined);
+  const header = response && response.status < 400 ? response.getHeader('content-disposition') : undefined;
+  try {
+    const name = header ? String(contentDisposition.parse(header).parameters.filename || '').trim() : '';
+    if (name) return name;
+  } catch {
+    // a malformed header names nothing
+  }
+  return nameFromUrl(url);
+};
+
 const uploadFile = {
   key: 'upload_file',
   noun: 'File',
@@ -21,16 +39,16 @@ const uploadFile = {
     inputFields: [
       portalField({ altersDynamicFields: true }),
       { key: 'file', label: 'File', type: 'file', required: true, helpText: 'A file from an earlier step, or a public https URL (up to 100 MB).' },
-      { key: 'filename', label: 'File Name', required: false, helpText: 'With its extension. Taken from the URL when empty.' },
+      { key: 'filename', label: 'File Name', required: false, helpText: 'With its extension. When empty: the name the download gives, else the URL’s last part.' },
       { key: 'content_type', label: 'Content Type', required: false, helpText: 'e.g. application/pdf. Taken from the download when empty.' },
       { key: 'parent_folder_file_id', label: 'Folder ID', required: false, helpText: 'A folder of the portal; empty for the portal’s root.' },
       { key: 'task_id', label: 'Task', dynamic: 'task_list.id.title', required: false, helpText: 'Links the file to this task of the portal.' },
     ],
     perform: async (z, bundle) => {
       const input = bundle.inputData;
-      const filename = (input.filename || '').trim() || nameFromUrl(input.file);
+      const filename = (input.filename || '').trim() || (await nameOfDownload(z, input.file));
       if (!filename) {
-        throw new z.errors.Error('File Name: the file’s URL has no name in it; fill in File Name (with its extension).', 'invalid_request', 400);
+        throw new z.errors.Error('File Name: neither the download nor its URL names the file; fill in File Name (with its extension).', 'invalid_request', 400);
       }
       const body = pickFilled({
         filename,
@@ -61,4 +79,4 @@ const uploadFile = {
   },
 };
 
-module.exports = { uploadFile, nameFromUrl };
+module.exports = { uploadFile };

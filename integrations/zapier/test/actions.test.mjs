@@ -214,14 +214,27 @@ describe('guests and files', () => {
     expect(listed).toMatchObject({ name: 'trial balance.csv', size: 31, content_type: 'text/csv', task_id: task.id });
   });
 
+  it('a file from an earlier step (a URL that names no file) is named as its download says', async () => {
+    files.files['/hydrate/8f3a2c'] = {
+      contentType: 'application/pdf',
+      body: Buffer.from('%PDF-1.4 report'),
+      disposition: `attachment; filename="Q3 report.pdf"; filename*=UTF-8''Q3%20r%C3%A9port.pdf`,
+    };
+    const uploaded = await run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/hydrate/8f3a2c` });
+    expect(uploaded).toMatchObject({ name: 'Q3 réport.pdf', extension: 'pdf', size: 15 });
+    // A name given in the step wins.
+    const named = await run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/hydrate/8f3a2c`, filename: 'Quarter 3.pdf' });
+    expect(named).toMatchObject({ name: 'Quarter 3.pdf' });
+  });
+
   it('a URL that cannot be fetched is refused with the reason, and no file appears', async () => {
     expect(await failure(run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/missing.pdf` }))).toMatchObject({
       message: 'Client Portals: file_url: The server answered with status 404',
     });
     expect(await failure(run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/` }))).toMatchObject({
-      message: expect.stringMatching(/^File Name: the file’s URL has no name in it/),
+      message: expect.stringMatching(/^File Name: neither the download nor its URL names the file/),
     });
     const names = (await api(authData, 'GET', `/portals/${portal.id}/files`)).body.map((f) => f.name);
-    expect(names).toEqual(['trial balance.csv']);
+    expect(names).toEqual(['trial balance.csv', 'Q3 réport.pdf', 'Quarter 3.pdf']);
   });
 });

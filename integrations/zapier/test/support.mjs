@@ -63,7 +63,8 @@ export const zapierHeaders = (headers) =>
 
 /**
  * An HTTP server on loopback for the file's tests, started before them and closed after: it
- * records every POST (raw body and headers) and serves `files[path]` to GETs.
+ * records every POST (raw body and headers) and serves `files[path]` to GETs and HEADs
+ * (`{ contentType, body, disposition? }`).
  */
 export function loopbackServer() {
   const state = { url: '', received: [], files: {} };
@@ -81,7 +82,9 @@ export function loopbackServer() {
         res.writeHead(404).end('not found');
         return;
       }
-      res.writeHead(200, { 'Content-Type': file.contentType, 'Content-Length': file.body.length }).end(file.body);
+      const headers = { 'Content-Type': file.contentType, 'Content-Length': file.body.length };
+      if (file.disposition) headers['Content-Disposition'] = file.disposition;
+      res.writeHead(200, headers).end(file.body);
     });
   });
   beforeAll(async () => {
