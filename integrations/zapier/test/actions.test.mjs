@@ -222,6 +222,11 @@ describe('guests and files', () => {
     };
     const uploaded = await run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/hydrate/8f3a2c` });
     expect(uploaded).toMatchObject({ name: 'Q3 réport.pdf', extension: 'pdf', size: 15 });
+    // The app asked the download for its name (HEAD) without the connection's token: only the
+    // service's API gets it. The service then fetched the bytes itself.
+    const requests = files.fetched.filter((r) => r.path === '/hydrate/8f3a2c');
+    expect(requests.map((r) => r.method)).toEqual(['HEAD', 'GET']);
+    expect(requests.every((r) => r.headers.authorization === undefined)).toBe(true);
     // A name given in the step wins.
     const named = await run('creates', 'upload_file', { portal_id: portal.id, file: `${files.url}/hydrate/8f3a2c`, filename: 'Quarter 3.pdf' });
     expect(named).toMatchObject({ name: 'Quarter 3.pdf' });

@@ -63,11 +63,11 @@ export const zapierHeaders = (headers) =>
 
 /**
  * An HTTP server on loopback for the file's tests, started before them and closed after: it
- * records every POST (raw body and headers) and serves `files[path]` to GETs and HEADs
- * (`{ contentType, body, disposition? }`).
+ * records every POST (raw body and headers) in `received`, serves `files[path]` to GETs and HEADs
+ * (`{ contentType, body, disposition? }`) and records those in `fetched`.
  */
 export function loopbackServer() {
-  const state = { url: '', received: [], files: {} };
+  const state = { url: '', received: [], fetched: [], files: {} };
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -77,6 +77,7 @@ export function loopbackServer() {
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
         return;
       }
+      state.fetched.push({ method: req.method, path: req.url, headers: req.headers });
       const file = state.files[req.url];
       if (!file) {
         res.writeHead(404).end('not found');
