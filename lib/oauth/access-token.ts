@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import type { MemberRole } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
@@ -56,6 +57,8 @@ export interface VerifiedAccessToken {
   clientRecordId: string;
   grantId: string;
   scopes: Scope[];
+  /** The user's role in the organization, loaded with the grant (the access policy needs it). */
+  role: MemberRole;
   jti: string;
   expiresAt: Date;
 }
@@ -91,9 +94,10 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
   const grant = await db.oAuthGrant.findFirst({
     // A user taken out of the organization loses API access at once, not when the token expires.
     where: { id: grant_id, orgId: org_id, userId: sub, revokedAt: null, client: { clientId: client_id }, user: { memberships: { some: { orgId: org_id } } } },
-    select: { clientId: true },
+    select: { clientId: true, user: { select: { memberships: { where: { orgId: org_id }, select: { role: true } } } } },
   });
-  if (!grant) throw invalidToken("The access token has been revoked");
+  const role = grant?.user.memberships[0]?.role;
+  if (!grant || !role) throw invalidToken("The access token has been revoked");
   return {
     userId: sub,
     orgId: org_id,
@@ -101,6 +105,7 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
     clientRecordId: grant.clientId,
     grantId: grant_id,
     scopes: scope.split(" ").filter(isScope),
+    role,
     jti,
     expiresAt: new Date(exp * 1000),
   };
