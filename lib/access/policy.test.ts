@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileWhere, portalWhere, requireAnyPortal, requireOrg, requirePortal, requireRole, taskWhere } from "./policy";
+import { fileWhere, mayOrg, portalWhere, requireAnyPortal, requireOrg, requirePortal, requireRole, taskWhere } from "./policy";
 import { systemViewer, viewerFromApiAuth, type UserViewer } from "./viewer";
 
 // The pure half of the policy (the matrix test runs it against the database through every entry point).
@@ -104,5 +104,13 @@ describe("where-builders", () => {
 
   it("tasks: not deleted, in the portals the viewer may see tasks of", () => {
     expect(taskWhere(guest({ view: false }))).toEqual({ orgId: ORG, deletedAt: null, portal: { orgId: ORG, deletedAt: null, id: { in: [] } } });
+  });
+});
+
+describe("mayOrg", () => {
+  it("answers what requireOrg decides, without throwing", () => {
+    expect(mayOrg(member, "manageWebhooks")).toBe(false);
+    expect(mayOrg({ ...member, role: "admin" }, "manageWebhooks")).toBe(true);
+    expect(mayOrg(guest(), "createPortal")).toBe(false);
   });
 });

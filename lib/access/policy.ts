@@ -150,3 +150,14 @@ export function taskWhere(viewer: Viewer, action: PortalAction = "viewTasks"): P
 export function requireAnyPortal(viewer: Viewer, action: PortalAction): void {
   if (viewer.kind === "user") requireClientScope(viewer, PORTAL_RULES[action].scope);
 }
+
+/** Whether requireOrg would pass: for pages choosing what to show (the domain still refuses). */
+export function mayOrg(viewer: Viewer, action: OrgAction): boolean {
+  try {
+    requireOrg(viewer, action);
+    return true;
+  } catch (e) {
+    if (e instanceof AppError) return false;
+    throw e;
+  }
+}

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { ClientList } from "@/components/oauth/client-list";
 import { CreateClientForm } from "@/components/oauth/create-client-form";
 import { Card } from "@/components/ui/card";
+import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
@@ -23,7 +24,7 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/api`);
   if (!viewer) notFound();
-  if (viewer.role !== "admin") return <Notice>Only administrators of this organization can manage API clients.</Notice>;
+  if (!mayOrg(viewer, "manageOAuthClients")) return <Notice>Only administrators of this organization can manage API clients.</Notice>;
   if (!(await hasApiAccess(orgId))) {
     return <Notice>The API needs an enterprise plan with API access enabled. Contact us to enable API access for this organization.</Notice>;
   }

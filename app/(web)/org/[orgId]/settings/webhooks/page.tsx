@@ -6,6 +6,7 @@ import { WebhooksNotice } from "@/components/webhooks/notice";
 import { WebhookActions } from "@/components/webhooks/webhook-actions";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 import { Card } from "@/components/ui/card";
+import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
@@ -21,7 +22,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks`);
   if (!viewer) notFound();
-  if (viewer.role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
+  if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   if (!(await hasApiAccess(orgId))) {
     return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;
   }

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { WebhooksNotice } from "@/components/webhooks/notice";
 import { RedeliverButton, SendTestButton } from "@/components/webhooks/webhook-actions";
 import { Card } from "@/components/ui/card";
+import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getWebhook, listDeliveries, type DeliveryWithAttempts } from "@/lib/webhooks/deliveries";
@@ -74,7 +75,7 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
   const { orgId, webhookId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks/${webhookId}`);
   if (!viewer) notFound();
-  if (viewer.role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
+  if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   let webhook;
   try {
     webhook = await getWebhook({ viewer, webhookId });
