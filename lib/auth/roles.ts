@@ -1,4 +1,5 @@
-import { findUserViewer, type Role } from "@/lib/access/viewer";
+import { requireRole } from "@/lib/access/policy";
+import { findUserViewer, getUserViewer, type Role } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 
 // Which organizations a user belongs to, for choosing one. What a role may do is decided by the
@@ -32,4 +33,14 @@ export async function listUserOrganizations(userId: string): Promise<OrgAccess[]
 /** The user's role in an organization, or null when they have none (the viewer's role, lib/access). */
 export async function roleInOrganization(userId: string, orgId: string): Promise<OrgRole | null> {
   return (await findUserViewer(userId, orgId))?.role ?? null;
+}
+
+/**
+ * At least `minimum` in the organization: not_found without a role (D4), forbidden below it. Kept
+ * for callers that only need the role; domain functions decide with the viewer (lib/access).
+ */
+export async function requireOrgRole(userId: string, orgId: string, minimum: OrgRole): Promise<OrgRole> {
+  const viewer = await getUserViewer(userId, orgId);
+  requireRole(viewer, minimum);
+  return viewer.role;
 }
