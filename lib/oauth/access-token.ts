@@ -5,6 +5,7 @@ import { env } from "@/lib/env";
 import type { MemberRole } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
+import { isUuid } from "@/lib/ids";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).
@@ -91,13 +92,19 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
   if (typeof sub !== "string" || typeof grant_id !== "string" || typeof org_id !== "string" || typeof client_id !== "string" || typeof scope !== "string" || typeof jti !== "string" || typeof exp !== "number") {
     throw invalidToken("The access token is missing claims");
   }
-  const grant = await db.oAuthGrant.findFirst({
-    // A user taken out of the organization loses API access at once, not when the token expires.
-    where: { id: grant_id, orgId: org_id, userId: sub, revokedAt: null, client: { clientId: client_id }, user: { memberships: { some: { orgId: org_id } } } },
-    select: { clientId: true, user: { select: { memberships: { where: { orgId: org_id }, select: { role: true } } } } },
-  });
-  const role = grant?.user.memberships[0]?.role;
-  if (!grant || !role) throw invalidToken("The access token has been revoked");
+  // One query on every API request: the grant (not revoked, of this client) and the user's role,
+  // which the access policy needs. A user taken out of the organization has no membership row and
+  // loses API access at once, not when the token expires.
+  const [grant] = [sub, grant_id, org_id].every(isUuid)
+    ? await db.$queryRaw<{ clientId: string; role: MemberRole }[]>`
+        SELECT g."clientId", m."role"::text AS "role"
+        FROM "OAuthGrant" g
+        JOIN "OAuthClient" c ON c."id" = g."clientId"
+        JOIN "Membership" m ON m."orgId" = g."orgId" AND m."userId" = g."userId"
+        WHERE g."id" = ${grant_id}::uuid AND g."orgId" = ${org_id}::uuid AND g."userId" = ${sub}::uuid
+          AND g."revokedAt" IS NULL AND c."clientId" = ${client_id}`
+    : [];
+  if (!grant) throw invalidToken("The access token has been revoked");
   return {
     userId: sub,
     orgId: org_id,
@@ -105,7 +112,7 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
     clientRecordId: grant.clientId,
     grantId: grant_id,
     scopes: scope.split(" ").filter(isScope),
-    role,
+    role: grant.role,
     jti,
     expiresAt: new Date(exp * 1000),
   };
