@@ -1,6 +1,6 @@
-import { getUserViewer } from "@/lib/access/viewer";
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
+import { getUserViewer } from "@/lib/access/viewer";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { db } from "@/lib/db";
 import { portalWebUrl } from "@/lib/portals/links";

@@ -1,9 +1,9 @@
-import { viewerFromApiAuth } from "@/lib/access/viewer";
-import { isScope } from "@/lib/oauth/scopes";
 import type { ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
+import { isScope } from "@/lib/oauth/scopes";
 import { startServer, type TestServer } from "@/lib/outbound/test-servers";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";

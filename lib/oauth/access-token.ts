@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import type { MemberRole } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
-import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
+import type { MemberRole } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
+import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).

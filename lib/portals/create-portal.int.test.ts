@@ -1,5 +1,5 @@
-import { getUserViewer } from "@/lib/access/viewer";
 import { describe, expect, it } from "vitest";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createPortal } from "./create-portal";

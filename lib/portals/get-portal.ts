@@ -1,4 +1,4 @@
-import { requirePortal, portalWhere, type PortalAction } from "@/lib/access/policy";
+import { portalWhere, requirePortal, type PortalAction } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";

@@ -1,5 +1,5 @@
-import { getUserViewer, systemViewer } from "@/lib/access/viewer";
 import { describe, expect, it } from "vitest";
+import { getUserViewer, systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { deleteTask } from "@/lib/tasks/delete-task";

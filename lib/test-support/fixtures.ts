@@ -1,5 +1,5 @@
-import { getUserViewer } from "@/lib/access/viewer";
 import { randomUUID } from "node:crypto";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import type { MemberRole, Plan } from "@/lib/generated/prisma/client";
 import { issueAccessToken } from "@/lib/oauth/access-token";

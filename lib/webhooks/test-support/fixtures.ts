@@ -1,6 +1,6 @@
-import { getUserViewer } from "@/lib/access/viewer";
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventData, SubscribableEventType } from "@/lib/events/types";
