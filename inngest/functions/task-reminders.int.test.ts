@@ -1,5 +1,6 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
+import { getUserViewer } from "@/lib/access/viewer";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { db } from "@/lib/db";
 import { portalWebUrl } from "@/lib/portals/links";
@@ -19,8 +20,8 @@ async function setup() {
   const portal = await createTestPortal({ orgId: ctx.org.id, name: "Smith & Co <2026>" });
   const guestA = await createTestGuest({ orgId: ctx.org.id, portalId: portal.id });
   const guestB = await createTestGuest({ orgId: ctx.org.id, portalId: portal.id });
-  const actor = { type: "user" as const, userId: ctx.user.id };
-  return { ...ctx, portal, guestA, guestB, actor };
+  const viewer = await getUserViewer(ctx.user.id, ctx.org.id);
+  return { ...ctx, portal, guestA, guestB, viewer };
 }
 
 /** The latest task.reminders_changed of the task, as the relay hands it to Inngest. */
@@ -60,8 +61,7 @@ describe("task-reminders", () => {
     const s = await setup();
     const due = new Date(Date.now() + 20 * DAY);
     const { taskId } = await createTask({
-      orgId: s.org.id,
-      actor: s.actor,
+      viewer: s.viewer,
       portalId: s.portal.id,
       title: "Upload the <signed> contract",
       due_date: due.toISOString(),
@@ -100,7 +100,7 @@ describe("task-reminders", () => {
   it("with a due date 5 days ahead, skips the 14- and 7-day points; with no guest assigned, every portal guest is reminded", async () => {
     const s = await setup();
     const due = new Date(Date.now() + 5 * DAY);
-    const { taskId } = await createTask({ orgId: s.org.id, actor: s.actor, portalId: s.portal.id, title: "Questionnaire", due_date: due.toISOString(), send_reminder: true });
+    const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Questionnaire", due_date: due.toISOString(), send_reminder: true });
     const { result, ctx } = await run(await lastChange(taskId));
     expect(sleeps(ctx).map(([id]) => id)).toEqual(["sleep-until-3d-before", "sleep-until-due", "sleep-until-7d-after"]);
     expect(result).toEqual({ sent: [-3, 0, 7], stopped: null });
@@ -112,9 +112,9 @@ describe("task-reminders", () => {
   it("completing the task cancels the remaining reminders", async () => {
     const s = await setup();
     const due = new Date(Date.now() + 20 * DAY);
-    const { taskId } = await createTask({ orgId: s.org.id, actor: s.actor, portalId: s.portal.id, title: "T", due_date: due.toISOString(), send_reminder: true });
+    const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "T", due_date: due.toISOString(), send_reminder: true });
     const { result, ctx } = await run(await lastChange(taskId), {
-      "3d-before": () => completeTask({ orgId: s.org.id, actor: s.actor, taskId }),
+      "3d-before": () => completeTask({ viewer: s.viewer, taskId }),
     });
     expect(result).toEqual({ sent: [-14, -7], stopped: "not_open" });
     expect(sleeps(ctx)).toHaveLength(3);
@@ -131,18 +131,18 @@ describe("task-reminders", () => {
   it("turning reminders off stops the run; a changed due date reschedules", async () => {
     const s = await setup();
     const due = new Date(Date.now() + 20 * DAY);
-    const { taskId } = await createTask({ orgId: s.org.id, actor: s.actor, portalId: s.portal.id, title: "T", due_date: due.toISOString(), send_reminder: true });
+    const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "T", due_date: due.toISOString(), send_reminder: true });
     const first = await lastChange(taskId);
     const moved = new Date(due.getTime() + 10 * DAY);
     const { result } = await run(first, {
-      "7d-before": () => updateTask({ orgId: s.org.id, actor: s.actor, taskId, due_date: moved.toISOString() }),
+      "7d-before": () => updateTask({ viewer: s.viewer, taskId, due_date: moved.toISOString() }),
     });
     expect(result).toEqual({ sent: [-14], stopped: "due_date_changed" });
 
     const rescheduled = await lastChange(taskId);
     expect(rescheduled.data).toMatchObject({ due_date: moved.toISOString(), send_reminder: true, status: "Open" });
     const second = await run(rescheduled, {
-      "3d-before": () => updateTask({ orgId: s.org.id, actor: s.actor, taskId, send_reminder: false }),
+      "3d-before": () => updateTask({ viewer: s.viewer, taskId, send_reminder: false }),
     });
     const points = [-14, -7, -3].map((d) => new Date(moved.getTime() + d * DAY).toISOString());
     expect(sleeps(second.ctx)).toEqual(LABELS.slice(0, 3).map((label, i) => [`sleep-until-${label}`, points[i]]));

@@ -192,7 +192,7 @@ describe("webhook-delivery", () => {
     r.setFallback(500);
 
     const { result } = await runDelivery(request, {
-      1: () => updateWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: webhook.webhook_id, enabled: false }),
+      1: () => updateWebhook({ viewer: ctx.viewer, webhookId: webhook.webhook_id, enabled: false }),
     });
 
     expect(result).toEqual({ outcome: "stopped", reason: "webhook_disabled" });
@@ -208,7 +208,7 @@ describe("webhook-delivery", () => {
     r.setFallback(500);
 
     const { result } = await runDelivery(request, {
-      2: () => deleteWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: webhook.webhook_id }),
+      2: () => deleteWebhook({ viewer: ctx.viewer, webhookId: webhook.webhook_id }),
     });
 
     expect(result).toEqual({ outcome: "stopped", reason: "gone" });
@@ -256,7 +256,7 @@ describe("webhook-delivery", () => {
     r.setFallback("hang");
 
     const { result } = await runDelivery(request, {
-      1: () => updateWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: webhook.webhook_id, enabled: false }),
+      1: () => updateWebhook({ viewer: ctx.viewer, webhookId: webhook.webhook_id, enabled: false }),
     });
 
     expect(result).toEqual({ outcome: "stopped", reason: "webhook_disabled" });

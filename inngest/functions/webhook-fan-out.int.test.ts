@@ -66,7 +66,7 @@ describe("webhook-fan-out", () => {
     const [a, b, c, off, other] = await Promise.all([receiver(), receiver(), receiver(), receiver(), receiver()]);
     const hooks = [await addWebhook(ctx, a.url, ["guest.invited"]), await addWebhook(ctx, b.url), await addWebhook(ctx, c.url, ["task.created", "guest.invited"])];
     const disabled = await addWebhook(ctx, off.url, ["guest.invited"]);
-    await updateWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: disabled.webhook_id, enabled: false });
+    await updateWebhook({ viewer: ctx.viewer, webhookId: disabled.webhook_id, enabled: false });
     const unsubscribed = await addWebhook(ctx, other.url, ["task.created"]);
     const event = await recordTestEvent(ctx, "guest.invited", guestInvited());
 

@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { insufficientScope } from "@/lib/access/policy";
 import { verifyAccessToken, type VerifiedAccessToken } from "@/lib/oauth/access-token";
 import { requireApiAccess } from "@/lib/oauth/clients/api-access";
 import type { Scope } from "@/lib/oauth/scopes";
@@ -29,7 +29,5 @@ export async function requireOrgApiAccess(auth: ApiAuth): Promise<void> {
 /** 403 insufficient_scope with the RFC 6750 challenge naming the scope needed (D3). */
 export function requireScope(auth: ApiAuth, scope: Scope | null): void {
   if (scope === null || auth.scopes.includes(scope)) return;
-  throw new AppError("insufficient_scope", `This request needs the ${scope} scope`, {
-    "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"`,
-  });
+  throw insufficientScope(scope);
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { viewerFromApiAuth, type UserViewer } from "@/lib/access/viewer";
 import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
 import type { Scope } from "@/lib/oauth/scopes";
@@ -34,6 +35,8 @@ export interface PublicHandlerArgs<P, Q, B> {
 
 export interface HandlerArgs<P, Q, B> extends PublicHandlerArgs<P, Q, B> {
   auth: ApiAuth;
+  /** Who is asking, for the domain functions (lib/access): the token's user through its client. */
+  viewer: UserViewer;
 }
 
 type Handler<Args, R extends ResponseSchemas> = (args: Args) => Promise<ResultOf<R>>;
@@ -43,7 +46,7 @@ export function apiRoute<P extends ObjectSchema | undefined, Q extends ObjectSch
   operation: Operation<P, Q, B, R, Scope | null>,
   handler: Handler<HandlerArgs<P, Q, B>, R>,
 ): RouteHandler {
-  return build(operation, handler as Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null }, R>);
+  return build(operation, handler as Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null; viewer: UserViewer | null }, R>);
 }
 
 /** A route handler without a token (the OpenAPI document): same headers, errors and parsing. */
@@ -56,7 +59,7 @@ export function publicApiRoute<P extends ObjectSchema | undefined, Q extends Obj
 
 function build<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined, R extends ResponseSchemas>(
   operation: Operation<P, Q, B, R>,
-  handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null }, R>,
+  handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null; viewer: UserViewer | null }, R>,
 ): RouteHandler {
   const route = (req: Request, ctx?: RouteContext) => handle(operation, handler, req, ctx);
   return Object.assign(route, { operation: operation as Operation });
@@ -70,7 +73,7 @@ interface Outcome {
 
 async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined, R extends ResponseSchemas>(
   op: Operation<P, Q, B, R>,
-  handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null }, R>,
+  handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null; viewer: UserViewer | null }, R>,
   req: Request,
   ctx: RouteContext | undefined,
 ): Promise<Response> {
@@ -104,7 +107,8 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
       recordId = claim.recordId;
     }
 
-    const result = await handler({ req, url, requestId, auth, params, query, body: body as Parsed<B> });
+    const viewer = auth ? viewerFromApiAuth(auth) : null;
+    const result = await handler({ req, url, requestId, auth, viewer, params, query, body: body as Parsed<B> });
     outcome = serialize(op.responses, result);
   } catch (error) {
     const mapped = mapError(error);

@@ -1,10 +1,11 @@
+import { requireRole } from "@/lib/access/policy";
+import { findUserViewer, getUserViewer, type Role } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { AppError, notFound } from "@/lib/errors";
-import type { MemberRole } from "@/lib/generated/prisma/client";
 
-// The one place that decides who may do what in an organization and a portal.
+// Which organizations a user belongs to, for choosing one. What a role may do is decided by the
+// access policy (lib/access).
 
-export type OrgRole = MemberRole | "guest";
+export type OrgRole = Role;
 
 export interface OrgAccess {
   orgId: string;
@@ -29,31 +30,17 @@ export async function listUserOrganizations(userId: string): Promise<OrgAccess[]
   return result;
 }
 
-/** The user's role in an organization, or null when they have none. */
+/** The user's role in an organization, or null when they have none (the viewer's role, lib/access). */
 export async function roleInOrganization(userId: string, orgId: string): Promise<OrgRole | null> {
-  const membership = await db.membership.findUnique({ where: { orgId_userId: { orgId, userId } }, select: { role: true } });
-  if (membership) return membership.role;
-  const guest = await db.portalGuest.findFirst({ where: { orgId, userId, portal: { deletedAt: null } }, select: { id: true } });
-  return guest ? "guest" : null;
+  return (await findUserViewer(userId, orgId))?.role ?? null;
 }
-
-const RANK: Record<OrgRole, number> = { guest: 0, member: 1, admin: 2 };
 
 /**
- * Requires at least `minimum` in the organization. A user with no role at all gets not_found, so
- * that an organization's existence does not leak; a lower role gets forbidden.
+ * At least `minimum` in the organization: not_found without a role (D4), forbidden below it. Kept
+ * for callers that only need the role; domain functions decide with the viewer (lib/access).
  */
 export async function requireOrgRole(userId: string, orgId: string, minimum: OrgRole): Promise<OrgRole> {
-  const role = await roleInOrganization(userId, orgId);
-  if (!role) throw notFound("Organization");
-  if (RANK[role] < RANK[minimum]) throw new AppError("forbidden", `This needs the ${minimum} role`);
-  return role;
-}
-
-/** Members see every portal of their organization; guests only the portals they were invited to. */
-export async function canAccessPortal(userId: string, orgId: string, portalId: string): Promise<boolean> {
-  const role = await roleInOrganization(userId, orgId);
-  if (role === "admin" || role === "member") return true;
-  if (role !== "guest") return false;
-  return (await db.portalGuest.count({ where: { orgId, portalId, userId } })) > 0;
+  const viewer = await getUserViewer(userId, orgId);
+  requireRole(viewer, minimum);
+  return viewer.role;
 }

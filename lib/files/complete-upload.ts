@@ -1,9 +1,9 @@
-import type { Actor } from "@/lib/audit/record-audit";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { getPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/portals/get-portal";
 import { lockPortal } from "@/lib/portals/lock-portal";
 import { headObject } from "@/lib/storage/objects";
 import { extensionOf } from "./filename";
@@ -13,8 +13,7 @@ import { UNANNOUNCED_SIZE } from "./start-upload";
 import { checkUploadTarget } from "./upload-target";
 
 export interface CompleteUploadInput {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   portalId: string;
   fileId: string;
   filename: string;
@@ -33,8 +32,10 @@ export interface CompleteUploadInput {
  * later repeat, gets the same entry and fires nothing. Pending uploads expire after 1 hour.
  */
 export async function completeUpload(input: CompleteUploadInput): Promise<FileEntry> {
-  const { orgId, actor, portalId, fileId } = input;
-  await getPortal({ orgId, portalId });
+  const { viewer, portalId, fileId } = input;
+  await accessPortal(viewer, portalId, "upload");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const pending = await db.fileEntry.findFirst({ where: { id: fileId, orgId, portalId, isFolder: false, deletedAt: null } });
   if (!pending || !pending.storageKey) throw invalidRequest("file_id: No upload with this id in this portal");
   if (pending.status === "registered") return pending;

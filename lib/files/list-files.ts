@@ -1,7 +1,9 @@
+import { fileWhere } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { getPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/portals/get-portal";
 
 /**
  * Every active entry of a portal, files and folders, flat (D10): registered and not deleted, so
@@ -9,19 +11,19 @@ import { getPortal } from "@/lib/portals/get-portal";
  * 404 for a portal that is not the organization's.
  */
 export async function listPortalFiles({
-  orgId,
+  viewer,
   portalId,
   limit = 1000,
   cursor,
 }: {
-  orgId: string;
+  viewer: Viewer;
   portalId: string;
   limit?: number;
   cursor?: Cursor;
 }): Promise<{ items: FileEntry[]; next: Cursor | null }> {
-  await getPortal({ orgId, portalId });
+  await accessPortal(viewer, portalId, "listFiles");
   const rows = await db.fileEntry.findMany({
-    where: { orgId, portalId, status: "registered", deletedAt: null, ...afterCursor(cursor) },
+    where: { AND: [fileWhere(viewer, "listFiles"), { portalId, ...afterCursor(cursor) }] },
     orderBy: PAGE_ORDER,
     take: limit + 1,
   });

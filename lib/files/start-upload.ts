@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Actor } from "@/lib/audit/record-audit";
+import { requirePortal } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { presignPut } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
@@ -16,8 +17,7 @@ export const UNANNOUNCED_SIZE = -1;
 export const UPLOAD_URL_TTL_SECONDS = 3600;
 
 export interface StartUploadInput {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   portalId: string;
   filename: string;
   contentType?: string;
@@ -39,7 +39,10 @@ export interface UploadTicket {
  * is in the portal yet) and a PUT URL signed for its storage key and Content-Type, valid 1 hour.
  */
 export async function startUpload(input: StartUploadInput): Promise<UploadTicket> {
-  const { orgId, actor, portalId } = input;
+  const { viewer, portalId } = input;
+  requirePortal(viewer, portalId, "upload");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const id = randomUUID();
   const contentType = input.contentType ?? DEFAULT_CONTENT_TYPE;
   const storageKey = fileStorageKey(orgId, id);

@@ -1,7 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
+import { isScope } from "@/lib/oauth/scopes";
 import { startServer, type TestServer } from "@/lib/outbound/test-servers";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
@@ -235,8 +237,7 @@ describe("one-step upload from file_url", () => {
     // http is allowed: only the address rule refuses the second hop.
     const policy = { allowPrivate: false, allowHttp: true, publicEndpoints: [`127.0.0.1:${open.port}`] };
     const error = await uploadFromUrl({
-      orgId: ctx.org.id,
-      actor: { type: "user", userId: ctx.user.id, oauthClientId: ctx.client.id },
+      viewer: viewerFromApiAuth({ orgId: ctx.org.id, userId: ctx.user.id, role: "admin", clientId: ctx.client.clientId, clientRecordId: ctx.client.id, scopes: ctx.grant.scopes.filter(isScope) }),
       portalId: ctx.portal.id,
       filename: "a.txt",
       fileUrl: `${open.url}/start`,

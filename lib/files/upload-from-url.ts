@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Actor } from "@/lib/audit/record-audit";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
-import { getPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/portals/get-portal";
 import { deleteObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { uploadStream } from "@/lib/storage/upload-stream";
@@ -30,8 +30,7 @@ const REASONS: Record<string, string> = {
 };
 
 export interface UploadFromUrlInput {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   portalId: string;
   filename: string;
   fileUrl: string;
@@ -50,8 +49,10 @@ export interface UploadFromUrlInput {
  * transaction. Any failure, the fetch's or the registration's, leaves no row and no object.
  */
 export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntry> {
-  const { orgId, actor, portalId } = input;
-  await getPortal({ orgId, portalId });
+  const { viewer, portalId } = input;
+  await accessPortal(viewer, portalId, "upload");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   // Checked before fetching, so a bad target costs no download; checked again when registering.
   await checkUploadTarget(db, { orgId, portalId, parentId: input.parentId ?? null, taskId: input.taskId ?? null });
 

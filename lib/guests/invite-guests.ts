@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requirePortal } from "@/lib/access/policy";
+import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { invitationEmail } from "@/lib/email/templates/invitation";
@@ -10,8 +12,7 @@ import { INVITATION_DAYS, invitationUrl, newInvitationToken } from "./invitation
 import type { GuestToInvite } from "./schemas";
 
 export interface InviteGuestsInput {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   portalId: string;
   /** Distinct, valid, lower-cased addresses (see guestsOfRequest). */
   guests: GuestToInvite[];
@@ -24,8 +25,11 @@ export interface InviteGuestsInput {
  * (token hashed, 14 days), the invitation email, `guest.invited` and an audit row. 404 for a
  * portal that is not the organization's.
  */
-export async function inviteGuests({ orgId, actor, portalId, guests }: InviteGuestsInput): Promise<{ invitedCount: number }> {
-  const inviterId = actor.type === "user" ? actor.userId : null;
+export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInput): Promise<{ invitedCount: number }> {
+  requirePortal(viewer, portalId, "invite");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
+  const inviterId = userIdOf(viewer);
   const invitedCount = await db.$transaction(
     async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });

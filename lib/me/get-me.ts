@@ -1,19 +1,17 @@
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
-import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { forbidden, notFound } from "@/lib/errors";
+import { ALL_SCOPES } from "@/lib/oauth/scopes";
 import type { Me } from "./schemas";
 
-export interface GetMeInput {
-  orgId: string;
-  userId: string;
-  /** The public client_id. */
-  clientId: string;
-  /** The scopes the token carries (what the user granted, not what the client asked for). */
-  scopes: readonly Scope[];
-}
-
-/** The user, organization and client behind an access token. */
-export async function getMe({ orgId, userId, clientId, scopes }: GetMeInput): Promise<Me> {
+/**
+ * The user, organization and client behind an access token: any API viewer may ask (no scope);
+ * the scopes are those the token carries (what the user granted, not what the client asked for).
+ */
+export async function getMe({ viewer }: { viewer: Viewer }): Promise<Me> {
+  if (viewer.kind !== "user" || !viewer.client) throw forbidden("Only an OAuth client acting for a user has a /me");
+  const { orgId, userId } = viewer;
+  const { clientId, scopes } = viewer.client;
   const [user, org] = await Promise.all([
     db.user.findUnique({ where: { id: userId }, select: { id: true, name: true, email: true } }),
     db.organization.findUnique({ where: { id: orgId }, select: { id: true, name: true } }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createPortal } from "./create-portal";
@@ -11,28 +12,28 @@ async function orgWithTemplate(plan: "free" | "business" | "enterprise") {
   const user = await createTestUser({ orgId: org.id, role: "admin" });
   const template = await createTestPortal({ orgId: org.id, isTemplate: true, tags: ["t"] });
   await db.fileEntry.create({ data: { orgId: org.id, portalId: template.id, name: "Docs", isFolder: true } });
-  return { org, actor: { type: "user" as const, userId: user.id }, template };
+  return { org, viewer: await getUserViewer(user.id, org.id), template };
 }
 
 describe("createPortal from a template", () => {
   it("is 403 plan_required on the free plan and creates nothing", async () => {
-    const { org, actor, template } = await orgWithTemplate("free");
-    await expect(createPortal({ orgId: org.id, actor, name: "From template", templateId: template.id })).rejects.toMatchObject({ code: "plan_required", status: 403 });
+    const { org, viewer, template } = await orgWithTemplate("free");
+    await expect(createPortal({ viewer, name: "From template", templateId: template.id })).rejects.toMatchObject({ code: "plan_required", status: 403 });
     expect(await db.portal.count({ where: { orgId: org.id } })).toBe(1);
     expect(await db.event.count({ where: { orgId: org.id } })).toBe(0);
     // Without a template the free plan creates portals.
-    expect((await createPortal({ orgId: org.id, actor, name: "Plain" })).name).toBe("Plain");
+    expect((await createPortal({ viewer, name: "Plain" })).name).toBe("Plain");
   });
 
   it.each(["business", "enterprise"] as const)("works on the %s plan", async (plan) => {
-    const { org, actor, template } = await orgWithTemplate(plan);
-    const portal = await createPortal({ orgId: org.id, actor, name: "From template", templateId: template.id, tags: ["u"] });
+    const { org, viewer, template } = await orgWithTemplate(plan);
+    const portal = await createPortal({ viewer, name: "From template", templateId: template.id, tags: ["u"] });
     expect(portal.tags).toEqual(["t", "u"]);
     expect(await db.fileEntry.count({ where: { portalId: portal.id, isFolder: true } })).toBe(1);
   });
 
   it("validates its input like the API does (a ZodError the API maps to 400)", async () => {
-    const { org, actor } = await orgWithTemplate("free");
-    await expect(createPortal({ orgId: org.id, actor, name: "  " })).rejects.toMatchObject({ name: "ZodError" });
+    const { org, viewer } = await orgWithTemplate("free");
+    await expect(createPortal({ viewer, name: "  " })).rejects.toMatchObject({ name: "ZodError" });
   });
 });

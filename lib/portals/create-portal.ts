@@ -1,24 +1,29 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { recordEvent } from "@/lib/events/record-event";
 import { copyFolderTree } from "./copy-folder-tree";
-import { getPortal } from "./get-portal";
+import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
 import { requireTemplatePlan } from "./require-template-plan";
 import { CreatePortalBodySchema, type CreatePortalBody } from "./schemas";
 
-export type CreatePortalInput = { orgId: string; actor: Actor } & CreatePortalBody;
+export type CreatePortalInput = { viewer: Viewer } & CreatePortalBody;
 
 /**
  * Creates a portal (or a template), optionally from a template of the organization: its folder
  * tree, its tags (merged with the given ones) and its workflow state are copied. The portal, its
  * audit row and `portal.created` commit together.
  */
-export async function createPortal({ orgId, actor, ...input }: CreatePortalInput): Promise<PortalRecord> {
+export async function createPortal({ viewer, ...input }: CreatePortalInput): Promise<PortalRecord> {
+  requireOrg(viewer, "createPortal");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const { name, tags = [], isTemplate = false, templateId } = CreatePortalBodySchema.parse(input);
-  const createdById = actor.type === "user" ? actor.userId : null;
+  const createdById = userIdOf(viewer);
 
   const portalId = await db.$transaction(async (tx) => {
     let template: { id: string; tags: string[]; workflowStateId: string | null } | null = null;
@@ -49,5 +54,5 @@ export async function createPortal({ orgId, actor, ...input }: CreatePortalInput
     return portal.id;
   });
   kickEventRelay();
-  return getPortal({ orgId, portalId });
+  return loadPortal(viewer, portalId, "update");
 }

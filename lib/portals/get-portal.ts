@@ -1,17 +1,34 @@
+import { portalWhere, requirePortal, type PortalAction } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
+import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { loadPortalRecords, type PortalRecord } from "./portal-record";
 
-/** One active portal of the organization, or null (a malformed or foreign id is simply not found). */
-export async function findPortal({ orgId, portalId }: { orgId: string; portalId: string }): Promise<PortalRecord | null> {
-  if (!isUuid(portalId)) return null;
-  const [portal] = await loadPortalRecords({ orgId, where: { id: portalId } });
-  return portal ?? null;
+/** One active portal the viewer may see; 404 not_found otherwise (D4), forbidden per the policy. */
+export async function getPortal({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<PortalRecord> {
+  requirePortal(viewer, portalId, "view");
+  return loadPortal(viewer, portalId, "view");
 }
 
-/** One active portal of the organization; 404 not_found otherwise (D4). */
-export async function getPortal(input: { orgId: string; portalId: string }): Promise<PortalRecord> {
-  const portal = await findPortal(input);
+/**
+ * The record of a portal on which the viewer may do `action`, for a domain function that has
+ * already checked `action` (an update returns the portal it changed without needing "view").
+ */
+export async function loadPortal(viewer: Viewer, portalId: string, action: PortalAction): Promise<PortalRecord> {
+  const [portal] = isUuid(portalId) ? await loadPortalRecords({ viewer, action, where: { id: portalId } }) : [];
+  if (!portal) throw notFound("Portal");
+  return portal;
+}
+
+/**
+ * The guard and the existence check of a portal in one: the viewer may do `action` there and the
+ * portal is active in the viewer's organization (404 otherwise). For reads and writes of what is
+ * inside a portal.
+ */
+export async function accessPortal(viewer: Viewer, portalId: string, action: PortalAction): Promise<{ id: string }> {
+  requirePortal(viewer, portalId, action);
+  const portal = isUuid(portalId) ? await db.portal.findFirst({ where: { AND: [portalWhere(viewer, action), { id: portalId }] }, select: { id: true } }) : null;
   if (!portal) throw notFound("Portal");
   return portal;
 }

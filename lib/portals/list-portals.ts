@@ -1,12 +1,13 @@
+import { requireAnyPortal } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, type Cursor, splitPage } from "@/lib/api/pagination";
 import { systemKeyOf } from "@/lib/external-ids/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadPortalRecords, type PortalRecord } from "./portal-record";
 
 export interface ListPortalsInput {
-  orgId: string;
-  /** Guests see only the portals they were invited to. */
-  guestUserId?: string;
+  /** Guests see only the portals they belong to (lib/access). */
+  viewer: Viewer;
   templatesOnly?: boolean;
   /** Only the portal holding this (system, id) pair: system case-insensitive, id exact. */
   externalId?: { system: string; value: string };
@@ -20,19 +21,18 @@ export interface ListPortalsInput {
  * by creation (D5); templates only with `templatesOnly`. `next` is set when more items exist.
  */
 export async function listPortals({
-  orgId,
-  guestUserId,
+  viewer,
   templatesOnly = false,
   externalId,
   limit = 1000,
   cursor,
 }: ListPortalsInput): Promise<{ items: PortalRecord[]; next: Cursor | null }> {
+  requireAnyPortal(viewer, "view");
   const where: Prisma.PortalWhereInput = {
     isTemplate: templatesOnly,
-    ...(guestUserId ? { guests: { some: { userId: guestUserId } } } : {}),
-    ...(externalId ? { externalIds: { some: { orgId, systemKey: systemKeyOf(externalId.system), value: externalId.value } } } : {}),
+    ...(externalId ? { externalIds: { some: { orgId: viewer.orgId, systemKey: systemKeyOf(externalId.system), value: externalId.value } } } : {}),
     ...afterCursor(cursor),
   };
-  const rows = await loadPortalRecords({ orgId, where, take: limit + 1 });
+  const rows = await loadPortalRecords({ viewer, where, take: limit + 1 });
   return splitPage(rows, limit);
 }

@@ -1,3 +1,5 @@
+import { portalWhere, type PortalAction } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import type { PartnerLinkStatus, Prisma } from "@/lib/generated/prisma/client";
 
@@ -38,18 +40,21 @@ export interface PortalRecord {
   createdById: string | null;
 }
 
-/** Active portals of one organization matching `where`, as records, in the given order. */
+/** Active portals matching `where` on which the viewer may do `action`, as records, in the given order. */
 export async function loadPortalRecords({
-  orgId,
+  viewer,
+  action = "view",
   where = {},
   take,
 }: {
-  orgId: string;
+  viewer: Viewer;
+  action?: PortalAction;
   where?: Prisma.PortalWhereInput;
   take?: number;
 }): Promise<PortalRecord[]> {
+  const orgId = viewer.orgId;
   const rows = await db.portal.findMany({
-    where: { AND: [where, { orgId, deletedAt: null }] },
+    where: { AND: [where, portalWhere(viewer, action)] },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take,
     include,

@@ -1,3 +1,5 @@
+import { requirePortal } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
 import { db, type Tx } from "@/lib/db";
 import { applyExternalIdChanges } from "@/lib/external-ids/apply-changes";
@@ -7,19 +9,22 @@ import { externalIdConflictOf } from "@/lib/external-ids/unique-violation";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { changeWorkflowState } from "@/lib/workflow/change-workflow-state";
-import { getPortal } from "./get-portal";
+import { loadPortal } from "./get-portal";
 import { lockPortal, type LockedPortal } from "./lock-portal";
 import type { PortalRecord } from "./portal-record";
 import { UpdatePortalBodySchema, type UpdatePortalBody } from "./schemas";
 
-export type UpdatePortalInput = { orgId: string; actor: Actor; portalId: string } & UpdatePortalBody;
+export type UpdatePortalInput = { viewer: Viewer; portalId: string } & UpdatePortalBody;
 
 /**
  * Changes only the fields given (PATCH, and POST workflow with just the workflow pair). Each real
  * change writes its audit row, and its events, in the one transaction with the change: a
  * request that fails on any field (a taken external id, a wrong workflow pair) changes nothing.
  */
-export async function updatePortal({ orgId, actor, portalId, ...input }: UpdatePortalInput): Promise<PortalRecord> {
+export async function updatePortal({ viewer, portalId, ...input }: UpdatePortalInput): Promise<PortalRecord> {
+  requirePortal(viewer, portalId, "update");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const body = UpdatePortalBodySchema.parse(input);
   let recordedEvents: boolean;
   try {
@@ -39,7 +44,7 @@ export async function updatePortal({ orgId, actor, portalId, ...input }: UpdateP
     throw externalIdConflictOf(error);
   }
   if (recordedEvents) kickEventRelay();
-  return getPortal({ orgId, portalId });
+  return loadPortal(viewer, portalId, "update");
 }
 
 type Body = ReturnType<typeof UpdatePortalBodySchema.parse>;

@@ -1,9 +1,10 @@
+import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
 import { db, type Tx } from "@/lib/db";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { recordEvent } from "@/lib/events/record-event";
 import { toApiActionType } from "./action-types";
-import { actorUserId, lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
+import { actorUserId, lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
 
 /**
  * THE Open → Done transition, used by every route (PATCH, POST complete, the web, a File Request
@@ -63,10 +64,10 @@ export async function markTaskOpen(tx: Tx, { orgId, taskId, actor }: { orgId: st
 }
 
 /** POST complete: 404 for a missing, deleted or foreign task; a Done task stays as it is. */
-export async function completeTask({ orgId, taskId, actor }: { orgId: string; taskId: string; actor: Actor }): Promise<{ changed: boolean }> {
+export async function completeTask({ viewer, taskId }: { viewer: Viewer; taskId: string }): Promise<{ changed: boolean }> {
   const changed = await db.$transaction(async (tx) => {
-    await lockTask(tx, { orgId, taskId });
-    return markTaskDone(tx, { orgId, taskId, actor });
+    await lockTaskFor(tx, viewer, taskId, "manageTasks");
+    return markTaskDone(tx, { orgId: viewer.orgId, taskId, actor: actorOf(viewer) });
   });
   if (changed) kickEventRelay();
   return { changed };
@@ -78,14 +79,11 @@ export async function completeTask({ orgId, taskId, actor }: { orgId: string; ta
  * tasks already Done are left as they are (false). Pass `tx` to complete in the upload's own
  * transaction.
  */
-export async function completeTaskByUpload(
-  { orgId, taskId, fileId, actor }: { orgId: string; taskId: string; fileId: string; actor: Actor },
-  tx?: Tx,
-): Promise<boolean> {
+export async function completeTaskByUpload({ viewer, taskId, fileId }: { viewer: Viewer; taskId: string; fileId: string }, tx?: Tx): Promise<boolean> {
   const run = async (t: Tx) => {
-    const task = await lockTask(t, { orgId, taskId });
+    const task = await lockTaskFor(t, viewer, taskId, "upload");
     if (task.actionType !== "FileRequest") return false;
-    return markTaskDone(t, { orgId, taskId, actor, fileId });
+    return markTaskDone(t, { orgId: viewer.orgId, taskId, actor: actorOf(viewer), fileId });
   };
   if (tx) return run(tx);
   const changed = await db.$transaction(run);

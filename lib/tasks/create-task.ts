@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requirePortal } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
@@ -9,14 +11,17 @@ import { resolveAssignees } from "./resolve-assignees";
 import { CreateTaskBodySchema, type CreateTaskBody } from "./schemas";
 import { actorUserId, recordRemindersChanged, touchPortal } from "./task-changes";
 
-export type CreateTaskInput = { orgId: string; actor: Actor; portalId: string } & CreateTaskBody;
+export type CreateTaskInput = { viewer: Viewer; portalId: string } & CreateTaskBody;
 
 /**
  * Creates an Open task in a portal with its assignees (D17). The task, its assignees, the portal's
  * activity, the audit row, `task.created` and (with reminders) `task.reminders_changed` commit
  * together.
  */
-export async function createTask({ orgId, actor, portalId, ...input }: CreateTaskInput): Promise<{ taskId: string }> {
+export async function createTask({ viewer, portalId, ...input }: CreateTaskInput): Promise<{ taskId: string }> {
+  requirePortal(viewer, portalId, "manageTasks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const body = CreateTaskBodySchema.parse(input);
   const sendReminder = body.send_reminder ?? false;
   if (sendReminder && body.due_date === undefined) throw invalidRequest("send_reminder: Requires due_date");

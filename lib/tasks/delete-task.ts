@@ -1,12 +1,15 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { kickEventRelay } from "@/lib/events/event-relay";
-import { lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
+import { lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
 
 /** Soft-deletes a task (web application); its reminders stop (D18). 404 when missing or foreign. */
-export async function deleteTask({ orgId, actor, taskId }: { orgId: string; actor: Actor; taskId: string }): Promise<void> {
+export async function deleteTask({ viewer, taskId }: { viewer: Viewer; taskId: string }): Promise<void> {
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   await db.$transaction(async (tx) => {
-    const task = await lockTask(tx, { orgId, taskId });
+    const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     await tx.task.update({ where: { id: task.id }, data: { deletedAt: new Date() } });
     await touchPortal(tx, { orgId, portalId: task.portalId });
     await recordAudit(tx, { orgId, portalId: task.portalId, actor, action: "task.deleted", targetType: "task", targetId: task.id, metadata: { title: task.title } });

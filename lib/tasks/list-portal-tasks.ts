@@ -1,7 +1,9 @@
+import { taskWhere } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { getPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/portals/get-portal";
 
 export const TASK_INCLUDE = {
   assignees: { orderBy: [{ type: "asc" }, { email: "asc" }] },
@@ -12,10 +14,10 @@ export const TASK_INCLUDE = {
  * Active (not deleted) tasks of a portal with their assignees and attached file ids, in creation
  * order (D5); `next` when more exist. 404 for a portal that is not the organization's (D4).
  */
-export async function listPortalTasks({ orgId, portalId, limit = 1000, cursor }: { orgId: string; portalId: string; limit?: number; cursor?: Cursor }) {
-  await getPortal({ orgId, portalId });
+export async function listPortalTasks({ viewer, portalId, limit = 1000, cursor }: { viewer: Viewer; portalId: string; limit?: number; cursor?: Cursor }) {
+  await accessPortal(viewer, portalId, "viewTasks");
   const rows = await db.task.findMany({
-    where: { orgId, portalId, deletedAt: null, ...afterCursor(cursor) },
+    where: { AND: [taskWhere(viewer, "viewTasks"), { portalId, ...afterCursor(cursor) }] },
     orderBy: PAGE_ORDER,
     take: limit + 1,
     include: TASK_INCLUDE,

@@ -1,3 +1,5 @@
+import { requirePortal, type PortalAction } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import type { Actor } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
@@ -14,6 +16,13 @@ export async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskI
   await tx.$queryRaw`SELECT "id" FROM "Task" WHERE "id" = ${taskId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
   const task = await tx.task.findFirst({ where: { id: taskId, orgId, deletedAt: null } });
   if (!task) throw notFound("Task");
+  return task;
+}
+
+/** lockTask, then the policy for `action` in the task's portal (a guest of another portal: 404). */
+export async function lockTaskFor(tx: Tx, viewer: Viewer, taskId: string, action: PortalAction) {
+  const task = await lockTask(tx, { orgId: viewer.orgId, taskId });
+  requirePortal(viewer, task.portalId, action, "Task");
   return task;
 }
 

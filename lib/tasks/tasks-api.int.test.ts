@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getUserViewer, systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
@@ -164,7 +165,7 @@ describe("GET /portals/{portalId}/tasks", () => {
     const a = await newTask(ctx, { title: "A" });
     const b = await newTask(ctx, { title: "B" });
     const c = await newTask(ctx, { title: "C" });
-    await deleteTask({ orgId: ctx.org.id, actor: { type: "user", userId: ctx.user.id }, taskId: c });
+    await deleteTask({ viewer: await getUserViewer(ctx.user.id, ctx.org.id), taskId: c });
     const file = await db.fileEntry.create({
       data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "id.pdf", taskId: a, registeredAt: new Date() },
     });
@@ -252,10 +253,10 @@ describe("PATCH /tasks/{taskId}", () => {
       { task_id: taskId, due_date: "2030-02-01T00:00:00.000Z", send_reminder: true, status: "Done", deleted: false },
       { task_id: taskId, due_date: "2030-02-01T00:00:00.000Z", send_reminder: false, status: "Open", deleted: false },
     ]);
-    await deleteTask({ orgId: ctx.org.id, actor: { type: "system" }, taskId });
+    await deleteTask({ viewer: systemViewer(ctx.org.id), taskId });
     expect(await eventsOf(ctx.org.id, "task.reminders_changed")).toHaveLength(4);
     const withReminders = await newTask(ctx, { due_date: "2030-01-01T00:00:00Z", send_reminder: true });
-    await deleteTask({ orgId: ctx.org.id, actor: { type: "system" }, taskId: withReminders });
+    await deleteTask({ viewer: systemViewer(ctx.org.id), taskId: withReminders });
     expect((await eventsOf(ctx.org.id, "task.reminders_changed")).at(-1)?.data).toMatchObject({ task_id: withReminders, deleted: true });
   });
 });
@@ -290,10 +291,10 @@ describe("POST /tasks/{taskId}/complete", () => {
     const request = await newTask(ctx, { action_type: "File Request" });
     const general = await newTask(ctx);
     const file = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "id.pdf", taskId: request, registeredAt: new Date() } });
-    const actor = { type: "user" as const, userId: guest.id };
-    expect(await completeTaskByUpload({ orgId: ctx.org.id, taskId: general, fileId: file.id, actor })).toBe(false);
-    expect(await completeTaskByUpload({ orgId: ctx.org.id, taskId: request, fileId: file.id, actor })).toBe(true);
-    expect(await completeTaskByUpload({ orgId: ctx.org.id, taskId: request, fileId: file.id, actor })).toBe(false);
+    const viewer = await getUserViewer(guest.id, ctx.org.id);
+    expect(await completeTaskByUpload({ viewer, taskId: general, fileId: file.id })).toBe(false);
+    expect(await completeTaskByUpload({ viewer, taskId: request, fileId: file.id })).toBe(true);
+    expect(await completeTaskByUpload({ viewer, taskId: request, fileId: file.id })).toBe(false);
     expect((await eventsOf(ctx.org.id, "task.completed")).map((e) => e.data)).toEqual([
       { task_id: request, action_type: "File Request", status: "Done", attached_files: [{ file_id: file.id, name: "id.pdf" }], file_id: file.id },
     ]);
@@ -307,7 +308,7 @@ describe("ids and scopes", () => {
     const other = await context();
     const foreign = await newTask(other);
     const deleted = await newTask(ctx);
-    await deleteTask({ orgId: ctx.org.id, actor: { type: "system" }, taskId: deleted });
+    await deleteTask({ viewer: systemViewer(ctx.org.id), taskId: deleted });
     for (const id of [foreign, deleted, "not-a-uuid", "00000000-0000-0000-0000-000000000000"]) {
       for (const res of [await ctx.api.update(id, { status: "done" }), await ctx.api.complete(id)]) {
         expect(res.status, id).toBe(404);

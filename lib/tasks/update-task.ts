@@ -1,13 +1,14 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
-import { lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
+import { lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
 
-export type UpdateTaskInput = { orgId: string; actor: Actor; taskId: string } & UpdateTaskBody;
+export type UpdateTaskInput = { viewer: Viewer; taskId: string } & UpdateTaskBody;
 
 /**
  * PATCH a task: only the fields sent change; `status` finishes (done/completed/closed, any case)
@@ -15,10 +16,12 @@ export type UpdateTaskInput = { orgId: string; actor: Actor; taskId: string } & 
  * fires once per Open → Done (D12). A change of due date or send_reminder records
  * `task.reminders_changed` (D18). A PATCH that changes nothing writes nothing.
  */
-export async function updateTask({ orgId, actor, taskId, ...input }: UpdateTaskInput): Promise<{ changed: boolean }> {
+export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput): Promise<{ changed: boolean }> {
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const body = UpdateTaskBodySchema.parse(input);
   const changed = await db.$transaction(async (tx) => {
-    const task = await lockTask(tx, { orgId, taskId });
+    const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     const dueDate = body.due_date === undefined ? task.dueDate : body.due_date === null ? null : new Date(body.due_date);
     const sendReminder = body.send_reminder ?? task.sendReminder;
     if (sendReminder && dueDate === null) {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import type { MemberRole, Plan } from "@/lib/generated/prisma/client";
 import { issueAccessToken } from "@/lib/oauth/access-token";
@@ -30,8 +31,7 @@ export async function createTestClient(options: {
   name?: string;
 }) {
   return createOAuthClient({
-    orgId: options.orgId,
-    actor: { type: "user", userId: options.actorUserId },
+    viewer: await getUserViewer(options.actorUserId, options.orgId),
     name: options.name ?? "Test client",
     redirectUris: options.redirectUris ?? ["https://client.example/callback"],
     allowedScopes: options.scopes ?? ALL_SCOPES,

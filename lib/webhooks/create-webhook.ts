@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { encrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { conflict } from "@/lib/errors";
@@ -12,8 +14,7 @@ import { newWebhookSecret } from "./secret";
 import { normalizeEvents, toWebhook } from "./to-webhook";
 
 export interface CreateWebhookOptions {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   url: string;
   events: readonly string[];
   /** Tests only: the outbound policy the URL is checked against (default: from the environment). */
@@ -21,7 +22,10 @@ export interface CreateWebhookOptions {
 }
 
 /** Creates a webhook (enabled) with a new secret; returns the API record, secret included. */
-export async function createWebhook({ orgId, actor, outboundPolicy, ...input }: CreateWebhookOptions) {
+export async function createWebhook({ viewer, outboundPolicy, ...input }: CreateWebhookOptions) {
+  requireOrg(viewer, "manageWebhooks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const { url, events } = parseWebhookInput(createWebhookBody, input);
   await checkWebhookUrl(url, outboundPolicy);
   const secret = newWebhookSecret();
@@ -38,7 +42,7 @@ export async function createWebhook({ orgId, actor, outboundPolicy, ...input }: 
         url,
         events: normalizeEvents(events),
         secretEncrypted: encrypt(secret),
-        createdById: actor.type === "user" ? actor.userId : null,
+        createdById: userIdOf(viewer),
       },
     });
     await recordAudit(tx, {

@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -7,7 +9,10 @@ import { isUuid } from "@/lib/ids";
  * Deletes a webhook with its secret and delivery log (cascade). Runs still waiting between
  * attempts find nothing to deliver and stop before their next attempt (D20).
  */
-export async function deleteWebhook({ orgId, actor, webhookId }: { orgId: string; actor: Actor; webhookId: string }) {
+export async function deleteWebhook({ viewer, webhookId }: { viewer: Viewer; webhookId: string }) {
+  requireOrg(viewer, "manageWebhooks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(webhookId)) throw notFound("Webhook");
   await db.$transaction(async (tx) => {
     const row = await tx.webhook.findFirst({ where: { id: webhookId, orgId }, select: { url: true } });

@@ -1,3 +1,5 @@
+import { requireOrg } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
@@ -9,7 +11,7 @@ const withAttempts = { attempts: { orderBy: { number: "asc" } } } satisfies Pris
 export type DeliveryWithAttempts = Prisma.WebhookDeliveryGetPayload<{ include: typeof withAttempts }>;
 
 export interface ListDeliveriesOptions {
-  orgId: string;
+  viewer: Viewer;
   webhookId: string;
   status?: DeliveryStatus;
   cursor?: Cursor;
@@ -20,8 +22,8 @@ export interface ListDeliveriesOptions {
 }
 
 /** A webhook's delivery log (30 days), each delivery with its attempts. */
-export async function listDeliveries({ orgId, webhookId, status, cursor, take, newestFirst = false }: ListDeliveriesOptions) {
-  await requireWebhook(orgId, webhookId);
+export async function listDeliveries({ viewer, webhookId, status, cursor, take, newestFirst = false }: ListDeliveriesOptions) {
+  await getWebhook({ viewer, webhookId });
   return db.webhookDelivery.findMany({
     where: { webhookId, ...(status ? { status } : {}), ...afterCursor(cursor) },
     orderBy: newestFirst ? [{ createdAt: "desc" }, { id: "desc" }] : PAGE_ORDER,
@@ -31,13 +33,16 @@ export async function listDeliveries({ orgId, webhookId, status, cursor, take, n
 }
 
 /** One delivery of the organization's webhook, with its attempts; null when there is none. */
-export async function findDelivery({ orgId, webhookId, deliveryId }: { orgId: string; webhookId: string; deliveryId: string }) {
+export async function findDelivery({ viewer, webhookId, deliveryId }: { viewer: Viewer; webhookId: string; deliveryId: string }) {
+  requireOrg(viewer, "manageWebhooks");
   if (!isUuid(webhookId) || !isUuid(deliveryId)) return null;
-  return db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId, webhook: { orgId } }, include: withAttempts });
+  return db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId, webhook: { orgId: viewer.orgId } }, include: withAttempts });
 }
 
-export async function requireWebhook(orgId: string, webhookId: string) {
-  const webhook = isUuid(webhookId) ? await db.webhook.findFirst({ where: { id: webhookId, orgId } }) : null;
+/** One webhook of the viewer's organization (webhooks are the admins'); 404 when there is none. */
+export async function getWebhook({ viewer, webhookId }: { viewer: Viewer; webhookId: string }) {
+  requireOrg(viewer, "manageWebhooks");
+  const webhook = isUuid(webhookId) ? await db.webhook.findFirst({ where: { id: webhookId, orgId: viewer.orgId } }) : null;
   if (!webhook) throw notFound("Webhook");
   return webhook;
 }

@@ -79,7 +79,7 @@ describe("webhook URLs without OUTBOUND_ALLOW_PRIVATE", () => {
   it("refuses every matrix address on create, update and test send with 400 naming the reason, connecting to nothing", async () => {
     const ctx = await createWebhookContext();
     // Created while its host resolved to a public address (the check uses the injected DNS).
-    const hook = await createWebhook({ orgId: ctx.org.id, actor: ctx.actor, url: "https://hooks.public.test/in", events: ["guest.invited"], outboundPolicy: policyResolving(PUBLIC) });
+    const hook = await createWebhook({ viewer: ctx.viewer, url: "https://hooks.public.test/in", events: ["guest.invited"], outboundPolicy: policyResolving(PUBLIC) });
     const webhookId = hook.webhook_id;
 
     for (const [url, reason] of matrix()) {
@@ -107,7 +107,7 @@ describe("webhook URLs without OUTBOUND_ALLOW_PRIVATE", () => {
   it("refuses at delivery a host that resolved to a public address at creation and to a private one now", async () => {
     const ctx = await createWebhookContext();
     const url = `https://rebinding.test:${port}/hook`;
-    const hook = await createWebhook({ orgId: ctx.org.id, actor: ctx.actor, url, events: ["guest.invited"], outboundPolicy: policyResolving(PUBLIC) });
+    const hook = await createWebhook({ viewer: ctx.viewer, url, events: ["guest.invited"], outboundPolicy: policyResolving(PUBLIC) });
     const event = await recordTestEvent(ctx, "guest.invited", guestInvited());
     await createDeliveriesForEvent({ orgId: ctx.org.id, eventId: event.id });
     const [request] = await deliveriesOf(event.id);

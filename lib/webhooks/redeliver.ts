@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -7,8 +9,7 @@ import { deliveryRequestedEvent } from "@/inngest/events/webhook-delivery";
 import { findDelivery } from "./deliveries";
 
 export interface RedeliverOptions {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   webhookId: string;
   deliveryId: string;
 }
@@ -19,7 +20,10 @@ export interface RedeliverOptions {
  * event, with attempts numbered on in its log. Its outcome counts in the webhook's counters like
  * any series. Refused (409) while the delivery is pending or the webhook is disabled.
  */
-export async function redeliverWebhookDelivery({ orgId, actor, webhookId, deliveryId }: RedeliverOptions) {
+export async function redeliverWebhookDelivery({ viewer, webhookId, deliveryId }: RedeliverOptions) {
+  requireOrg(viewer, "manageWebhooks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(webhookId) || !isUuid(deliveryId)) throw notFound("Delivery");
   const started = await db.$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findFirst({
@@ -53,7 +57,7 @@ export async function redeliverWebhookDelivery({ orgId, actor, webhookId, delive
   await db.$transaction((tx) =>
     recordAudit(tx, { orgId, actor, action: "webhook_delivery.redelivered", targetType: "webhook_delivery", targetId: deliveryId, metadata: { webhook_id: webhookId, first_attempt: firstAttempt } }),
   );
-  const delivery = await findDelivery({ orgId, webhookId, deliveryId });
+  const delivery = await findDelivery({ viewer, webhookId, deliveryId });
   if (!delivery) throw notFound("Delivery");
   return delivery;
 }

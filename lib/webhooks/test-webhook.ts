@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -8,8 +10,7 @@ import { checkWebhookUrl } from "./check-url";
 import { TEST_EVENT } from "./payload";
 
 export interface TestWebhookOptions {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   webhookId: string;
   /** D20: 10 s. */
   timeoutMs?: number;
@@ -22,7 +23,10 @@ export interface TestWebhookOptions {
  * delivery of its own (logged with its attempt, redeliverable) that does not count in the
  * webhook's counters. A URL refused by the outbound rules is a 400 before anything is sent.
  */
-export async function testWebhook({ orgId, actor, webhookId, timeoutMs, outboundPolicy }: TestWebhookOptions) {
+export async function testWebhook({ viewer, webhookId, timeoutMs, outboundPolicy }: TestWebhookOptions) {
+  requireOrg(viewer, "manageWebhooks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(webhookId)) throw notFound("Webhook");
   const webhook = await db.webhook.findFirst({ where: { id: webhookId, orgId }, select: { id: true, url: true } });
   if (!webhook) throw notFound("Webhook");

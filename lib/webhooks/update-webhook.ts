@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -9,8 +11,7 @@ import { updateWebhookBody } from "./schemas";
 import { normalizeEvents } from "./to-webhook";
 
 export interface UpdateWebhookOptions {
-  orgId: string;
-  actor: Actor;
+  viewer: Viewer;
   webhookId: string;
   url?: string;
   events?: readonly string[];
@@ -23,7 +24,10 @@ export interface UpdateWebhookOptions {
  * Changes what was sent (at least one of url, events, enabled). Disabling stops the webhook's
  * pending retries before their next attempt (D20); the configuration and secret stay.
  */
-export async function updateWebhook({ orgId, actor, webhookId, outboundPolicy, ...input }: UpdateWebhookOptions) {
+export async function updateWebhook({ viewer, webhookId, outboundPolicy, ...input }: UpdateWebhookOptions) {
+  requireOrg(viewer, "manageWebhooks");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(webhookId)) throw notFound("Webhook");
   const change = parseWebhookInput(updateWebhookBody, input);
   if (change.url !== undefined) await checkWebhookUrl(change.url, outboundPolicy);

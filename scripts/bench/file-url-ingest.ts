@@ -62,13 +62,15 @@ export async function runFileUrlIngestBench(): Promise<IngestBenchResult> {
     const { uploadFromUrl } = await import("@/lib/files/upload-from-url");
     const { createTestOrg, createTestPortal, createTestUser } = await import("@/lib/test-support/fixtures");
     const { db } = await import("@/lib/db");
+    const { getUserViewer } = await import("@/lib/access/viewer");
 
     const org = await createTestOrg({ name: "Benchmark" });
     const user = await createTestUser({ orgId: org.id, role: "admin" });
     const portal = await createTestPortal({ orgId: org.id });
     const { port } = server.address() as AddressInfo;
+    const viewer = await getUserViewer(user.id, org.id);
     const ingest = (size: number) =>
-      uploadFromUrl({ orgId: org.id, actor: { type: "user", userId: user.id }, portalId: portal.id, filename: `bench-${size}.bin`, fileUrl: `http://127.0.0.1:${port}/?size=${size}` });
+      uploadFromUrl({ viewer, portalId: portal.id, filename: `bench-${size}.bin`, fileUrl: `http://127.0.0.1:${port}/?size=${size}` });
 
     // Warm-up: modules, connections and JIT, so the baseline is the steady state.
     await ingest(20 * MB);

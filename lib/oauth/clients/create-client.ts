@@ -1,4 +1,6 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { requireApiAccess } from "@/lib/oauth/clients/api-access";
@@ -6,7 +8,10 @@ import { newClientId, newClientSecret } from "@/lib/oauth/clients/credentials";
 import { clientInputSchema, type ClientInput } from "@/lib/oauth/clients/schemas";
 
 /** Creates an OAuth client; the secret is returned here once and never again. */
-export async function createOAuthClient({ orgId, actor, ...input }: { orgId: string; actor: Actor } & ClientInput) {
+export async function createOAuthClient({ viewer, ...input }: { viewer: Viewer } & ClientInput) {
+  requireOrg(viewer, "manageOAuthClients");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   const parsed = clientInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -24,7 +29,7 @@ export async function createOAuthClient({ orgId, actor, ...input }: { orgId: str
         secretHint,
         redirectUris: [...new Set(parsed.data.redirectUris)],
         allowedScopes: [...new Set(parsed.data.allowedScopes)],
-        createdById: actor.type === "user" ? actor.userId : null,
+        createdById: userIdOf(viewer),
       },
       omit: { secretHash: true },
     });

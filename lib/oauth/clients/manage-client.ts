@@ -1,16 +1,22 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { requireOrg } from "@/lib/access/policy";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { newClientSecret } from "@/lib/oauth/clients/credentials";
 
 /** The organization's clients, without secrets. */
-export async function listOAuthClients({ orgId }: { orgId: string }) {
-  return db.oAuthClient.findMany({ where: { orgId }, omit: { secretHash: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+export async function listOAuthClients({ viewer }: { viewer: Viewer }) {
+  requireOrg(viewer, "manageOAuthClients");
+  return db.oAuthClient.findMany({ where: { orgId: viewer.orgId }, omit: { secretHash: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
 /** A new secret; the old one stops working at once. Returned here once. */
-export async function rotateClientSecret({ orgId, actor, id }: { orgId: string; actor: Actor; id: string }) {
+export async function rotateClientSecret({ viewer, id }: { viewer: Viewer; id: string }) {
+  requireOrg(viewer, "manageOAuthClients");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(id)) throw notFound("OAuth client");
   const { secret, secretHash, secretHint } = newClientSecret();
   await db.$transaction(async (tx) => {
@@ -22,7 +28,10 @@ export async function rotateClientSecret({ orgId, actor, id }: { orgId: string; 
 }
 
 /** Deletes a client; its codes, grants and refresh tokens go with it, so its tokens stop working. */
-export async function deleteOAuthClient({ orgId, actor, id }: { orgId: string; actor: Actor; id: string }) {
+export async function deleteOAuthClient({ viewer, id }: { viewer: Viewer; id: string }) {
+  requireOrg(viewer, "manageOAuthClients");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
   if (!isUuid(id)) throw notFound("OAuth client");
   await db.$transaction(async (tx) => {
     const { count } = await tx.oAuthClient.deleteMany({ where: { id, orgId } });

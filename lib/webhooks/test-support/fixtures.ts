@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { InngestTestEngine } from "@inngest/test";
+import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventData, SubscribableEventType } from "@/lib/events/types";
@@ -17,12 +18,14 @@ export async function createWebhookContext() {
   const ctx = await createApiContext();
   const portal = await db.portal.create({ data: { orgId: ctx.org.id, name: `Portal ${randomUUID()}` } });
   const actor = { type: "user" as const, userId: ctx.user.id };
-  return { ...ctx, portal, actor };
+  // The admin as the web application sees them (no OAuth client), for calling domain functions.
+  const viewer = await getUserViewer(ctx.user.id, ctx.org.id);
+  return { ...ctx, portal, actor, viewer };
 }
 export type WebhookContext = Awaited<ReturnType<typeof createWebhookContext>>;
 
 export function addWebhook(ctx: WebhookContext, url: string, events: readonly SubscribableEventType[] = subscribableEventTypes) {
-  return createWebhook({ orgId: ctx.org.id, actor: ctx.actor, url, events });
+  return createWebhook({ viewer: ctx.viewer, url, events });
 }
 
 export function guestInvited(overrides: Partial<EventData<"guest.invited">> = {}): EventData<"guest.invited"> {

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { roleInOrganization } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { findWebViewer } from "@/lib/access/web-viewer";
 import { listPortals } from "@/lib/portals/list-portals";
 import { portalPath } from "@/lib/portals/links";
 
@@ -10,10 +9,9 @@ export const metadata: Metadata = { title: "Portals" };
 
 export default async function PortalListPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const user = await requireUser(`/org/${orgId}`);
-  const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
-  const { items: portals } = await listPortals({ orgId, guestUserId: role === "guest" ? user.id : undefined });
+  const viewer = await findWebViewer(orgId);
+  if (!viewer) notFound();
+  const { items: portals } = await listPortals({ viewer });
 
   return (
     <div>

@@ -3,4 +3,4 @@ import { getMe } from "@/lib/me/get-me";
 import { getMeOperation } from "@/lib/me/operations";
 
 // GET /api/v1/me - any valid token
-export const GET = apiRoute(getMeOperation, async ({ auth }) => json(await getMe(auth)));
+export const GET = apiRoute(getMeOperation, async ({ viewer }) => json(await getMe({ viewer })));

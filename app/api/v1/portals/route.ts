@@ -6,10 +6,10 @@ import { createPortalOperation, listPortalsOperation } from "@/lib/portals/opera
 import { toPortalResponse } from "@/lib/portals/to-response";
 
 // GET /api/v1/portals - list, templates, lookup by external system id
-export const GET = apiRoute(listPortalsOperation, async ({ auth, query, url }) => {
+export const GET = apiRoute(listPortalsOperation, async ({ viewer, query, url }) => {
   const { externalSystem, externalId, templatesOnly, limit, cursor } = query;
   const { items, next } = await listPortals({
-    orgId: auth.orgId,
+    viewer,
     templatesOnly,
     externalId: externalSystem !== undefined && externalId !== undefined ? { system: externalSystem, value: externalId } : undefined,
     limit,
@@ -19,7 +19,7 @@ export const GET = apiRoute(listPortalsOperation, async ({ auth, query, url }) =
 });
 
 // POST /api/v1/portals - create a portal or template
-export const POST = apiRoute(createPortalOperation, async ({ auth, body }) => {
-  const portal = await createPortal({ orgId: auth.orgId, actor: auth.actor, ...body });
+export const POST = apiRoute(createPortalOperation, async ({ viewer, body }) => {
+  const portal = await createPortal({ viewer, ...body });
   return json(toPortalResponse(portal), 201);
 });

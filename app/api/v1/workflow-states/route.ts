@@ -3,4 +3,4 @@ import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { listWorkflowStatesOperation } from "@/lib/workflow/operations";
 
 // GET /api/v1/workflow-states - the organization's configured states
-export const GET = apiRoute(listWorkflowStatesOperation, async ({ auth }) => json(await listWorkflowStates({ orgId: auth.orgId })));
+export const GET = apiRoute(listWorkflowStatesOperation, async ({ viewer }) => json(await listWorkflowStates({ viewer })));

@@ -3,7 +3,7 @@ import { updateTaskOperation } from "@/lib/tasks/operations";
 import { updateTask } from "@/lib/tasks/update-task";
 
 // PATCH /api/v1/tasks/{taskId} - change a task (only the fields sent)
-export const PATCH = apiRoute(updateTaskOperation, async ({ auth, params, body }) => {
-  await updateTask({ orgId: auth.orgId, actor: auth.actor, taskId: params.taskId, ...body });
+export const PATCH = apiRoute(updateTaskOperation, async ({ viewer, params, body }) => {
+  await updateTask({ viewer, taskId: params.taskId, ...body });
   return json({ success: true, task_id: params.taskId });
 });

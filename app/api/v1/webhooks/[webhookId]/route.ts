@@ -4,11 +4,11 @@ import { deleteWebhookOperation, updateWebhookOperation } from "@/lib/webhooks/o
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
 // PATCH /api/v1/webhooks/{webhookId} - change url, events or enabled
-export const PATCH = apiRoute(updateWebhookOperation, async ({ auth, params, body }) =>
-  json(await updateWebhook({ orgId: auth.orgId, actor: auth.actor, webhookId: params.webhookId, ...body })),
+export const PATCH = apiRoute(updateWebhookOperation, async ({ viewer, params, body }) =>
+  json(await updateWebhook({ viewer, webhookId: params.webhookId, ...body })),
 );
 
 // DELETE /api/v1/webhooks/{webhookId} - delete it; deliveries stop, the secret is gone
-export const DELETE = apiRoute(deleteWebhookOperation, async ({ auth, params }) =>
-  json(await deleteWebhook({ orgId: auth.orgId, actor: auth.actor, webhookId: params.webhookId })),
+export const DELETE = apiRoute(deleteWebhookOperation, async ({ viewer, params }) =>
+  json(await deleteWebhook({ viewer, webhookId: params.webhookId })),
 );

@@ -2,22 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import type { ClientActionState, CreateClientState } from "@/components/oauth/state";
-import { requireOrgRole } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { getWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { clientInputSchema, type ClientInput } from "@/lib/oauth/clients/schemas";
 
-// API settings: every action checks the admin role itself, whatever page rendered the form.
+// API settings: the domain functions refuse anyone but an admin (lib/access), whatever page
+// rendered the form.
 
 const path = (orgId: string) => `/org/${orgId}/settings/api`;
-
-async function requireAdmin(orgId: string) {
-  const user = await requireUser(path(orgId));
-  await requireOrgRole(user.id, orgId, "admin");
-  return { type: "user" as const, userId: user.id };
-}
 
 /**
  * The form's input against the clients' own schema, so that the message can say which line of the
@@ -42,10 +36,10 @@ export async function createClientAction(orgId: string, _prev: CreateClientState
     scopes: formData.getAll("allowed_scope").map(String),
   };
   try {
-    const actor = await requireAdmin(orgId);
+    const viewer = await getWebViewer(orgId, path(orgId));
     const input = parseInput(values);
     if ("error" in input) return { error: input.error, values };
-    const { client, secret } = await createOAuthClient({ orgId, actor, ...input.data });
+    const { client, secret } = await createOAuthClient({ viewer, ...input.data });
     revalidatePath(path(orgId));
     return { created: { name: client.name, clientId: client.clientId, secret } };
   } catch (e) {
@@ -56,8 +50,8 @@ export async function createClientAction(orgId: string, _prev: CreateClientState
 
 export async function rotateSecretAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
   try {
-    const actor = await requireAdmin(orgId);
-    const { secret } = await rotateClientSecret({ orgId, actor, id: String(formData.get("id") ?? "") });
+    const viewer = await getWebViewer(orgId, path(orgId));
+    const { secret } = await rotateClientSecret({ viewer, id: String(formData.get("id") ?? "") });
     revalidatePath(path(orgId));
     return { secret };
   } catch (e) {
@@ -68,8 +62,8 @@ export async function rotateSecretAction(orgId: string, _prev: ClientActionState
 
 export async function deleteClientAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
   try {
-    const actor = await requireAdmin(orgId);
-    await deleteOAuthClient({ orgId, actor, id: String(formData.get("id") ?? "") });
+    const viewer = await getWebViewer(orgId, path(orgId));
+    await deleteOAuthClient({ viewer, id: String(formData.get("id") ?? "") });
     revalidatePath(path(orgId));
     return {};
   } catch (e) {

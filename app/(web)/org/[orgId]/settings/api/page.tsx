@@ -3,8 +3,8 @@ import { notFound } from "next/navigation";
 import { ClientList } from "@/components/oauth/client-list";
 import { CreateClientForm } from "@/components/oauth/create-client-form";
 import { Card } from "@/components/ui/card";
-import { roleInOrganization } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { mayOrg } from "@/lib/access/policy";
+import { findWebViewer } from "@/lib/access/web-viewer";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { createClientAction, deleteClientAction, rotateSecretAction } from "./actions";
@@ -22,14 +22,13 @@ function Notice({ children }: { children: string }) {
 
 export default async function ApiSettingsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const user = await requireUser(`/org/${orgId}/settings/api`);
-  const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
-  if (role !== "admin") return <Notice>Only administrators of this organization can manage API clients.</Notice>;
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/api`);
+  if (!viewer) notFound();
+  if (!mayOrg(viewer, "manageOAuthClients")) return <Notice>Only administrators of this organization can manage API clients.</Notice>;
   if (!(await hasApiAccess(orgId))) {
     return <Notice>The API needs an enterprise plan with API access enabled. Contact us to enable API access for this organization.</Notice>;
   }
-  const clients = await listOAuthClients({ orgId });
+  const clients = await listOAuthClients({ viewer });
 
   return (
     <div className="space-y-6">

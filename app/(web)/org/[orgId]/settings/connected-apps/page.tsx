@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RevokeGrant } from "@/components/oauth/revoke-grant";
 import { Card } from "@/components/ui/card";
-import { roleInOrganization } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { findWebViewer } from "@/lib/access/web-viewer";
 import { listUserGrants } from "@/lib/oauth/grants";
 import { revokeGrantAction } from "./actions";
 
@@ -13,11 +12,10 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZ
 
 export default async function ConnectedAppsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const user = await requireUser(`/org/${orgId}/settings/connected-apps`);
-  const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/connected-apps`);
+  if (!viewer) notFound();
   // Grants act in an organization, so the page lists those of the organization being viewed.
-  const grants = role === "guest" ? [] : (await listUserGrants({ userId: user.id })).filter((g) => g.orgId === orgId);
+  const grants = viewer.role === "guest" ? [] : (await listUserGrants({ userId: viewer.userId })).filter((g) => g.orgId === orgId);
   const revoke = revokeGrantAction.bind(null, orgId);
 
   return (

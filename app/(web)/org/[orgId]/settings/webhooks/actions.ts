@@ -2,8 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import type { WebhookActionState, WebhookFormState, WebhookFormValues } from "@/components/webhooks/state";
-import { requireOrgRole } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { getWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
@@ -11,16 +10,10 @@ import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
-// Webhook settings: every action checks the admin role itself, whatever page rendered the form,
-// and calls the same domain functions as the API.
+// Webhook settings: the same domain functions as the API, which refuse anyone but an admin
+// (lib/access), whatever page rendered the form.
 
 const path = (orgId: string) => `/org/${orgId}/settings/webhooks`;
-
-async function requireAdmin(orgId: string) {
-  const user = await requireUser(path(orgId));
-  await requireOrgRole(user.id, orgId, "admin");
-  return { type: "user" as const, userId: user.id };
-}
 
 function formValues(formData: FormData): WebhookFormValues {
   return { url: String(formData.get("url") ?? ""), events: formData.getAll("events").map(String), enabled: formData.get("enabled") === "on" };
@@ -34,8 +27,8 @@ function message(e: { message: string }): string {
 export async function createWebhookAction(orgId: string, _prev: WebhookFormState, formData: FormData): Promise<WebhookFormState> {
   const values = formValues(formData);
   try {
-    const actor = await requireAdmin(orgId);
-    await createWebhook({ orgId, actor, url: values.url, events: values.events });
+    const viewer = await getWebViewer(orgId, path(orgId));
+    await createWebhook({ viewer, url: values.url, events: values.events });
     revalidatePath(path(orgId));
     return { saved: Date.now() };
   } catch (e) {
@@ -47,8 +40,8 @@ export async function createWebhookAction(orgId: string, _prev: WebhookFormState
 export async function updateWebhookAction(orgId: string, _prev: WebhookFormState, formData: FormData): Promise<WebhookFormState> {
   const values = formValues(formData);
   try {
-    const actor = await requireAdmin(orgId);
-    await updateWebhook({ orgId, actor, webhookId: String(formData.get("id") ?? ""), ...values });
+    const viewer = await getWebViewer(orgId, path(orgId));
+    await updateWebhook({ viewer, webhookId: String(formData.get("id") ?? ""), ...values });
     revalidatePath(path(orgId));
     return { saved: Date.now() };
   } catch (e) {
@@ -59,8 +52,8 @@ export async function updateWebhookAction(orgId: string, _prev: WebhookFormState
 
 export async function deleteWebhookAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
   try {
-    const actor = await requireAdmin(orgId);
-    await deleteWebhook({ orgId, actor, webhookId: String(formData.get("id") ?? "") });
+    const viewer = await getWebViewer(orgId, path(orgId));
+    await deleteWebhook({ viewer, webhookId: String(formData.get("id") ?? "") });
     revalidatePath(path(orgId));
     return { done: Date.now() };
   } catch (e) {
@@ -71,9 +64,9 @@ export async function deleteWebhookAction(orgId: string, _prev: WebhookActionSta
 
 export async function testWebhookAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
   try {
-    const actor = await requireAdmin(orgId);
+    const viewer = await getWebViewer(orgId, path(orgId));
     const webhookId = String(formData.get("id") ?? "");
-    const result = await testWebhook({ orgId, actor, webhookId });
+    const result = await testWebhook({ viewer, webhookId });
     revalidatePath(`${path(orgId)}/${webhookId}`);
     return { test: { success: result.success, statusCode: result.status_code, error: result.error, deliveryId: result.delivery_id } };
   } catch (e) {
@@ -84,9 +77,9 @@ export async function testWebhookAction(orgId: string, _prev: WebhookActionState
 
 export async function redeliverAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
   try {
-    const actor = await requireAdmin(orgId);
+    const viewer = await getWebViewer(orgId, path(orgId));
     const webhookId = String(formData.get("webhook_id") ?? "");
-    await redeliverWebhookDelivery({ orgId, actor, webhookId, deliveryId: String(formData.get("delivery_id") ?? "") });
+    await redeliverWebhookDelivery({ viewer, webhookId, deliveryId: String(formData.get("delivery_id") ?? "") });
     revalidatePath(`${path(orgId)}/${webhookId}`);
     return { done: Date.now() };
   } catch (e) {

@@ -6,8 +6,8 @@ import { WebhooksNotice } from "@/components/webhooks/notice";
 import { WebhookActions } from "@/components/webhooks/webhook-actions";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 import { Card } from "@/components/ui/card";
-import { roleInOrganization } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { mayOrg } from "@/lib/access/policy";
+import { findWebViewer } from "@/lib/access/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
@@ -20,14 +20,13 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZ
 
 export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const user = await requireUser(`/org/${orgId}/settings/webhooks`);
-  const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
-  if (role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks`);
+  if (!viewer) notFound();
+  if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   if (!(await hasApiAccess(orgId))) {
     return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;
   }
-  const webhooks = (await listWebhooks({ orgId })).map(toWebhook);
+  const webhooks = (await listWebhooks({ viewer })).map(toWebhook);
 
   return (
     <div className="space-y-6">

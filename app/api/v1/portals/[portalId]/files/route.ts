@@ -7,16 +7,15 @@ import { toFileResponse } from "@/lib/files/to-response";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 
 // GET /api/v1/portals/{portalId}/files - the portal's files and folders, flat
-export const GET = apiRoute(listFilesOperation, async ({ auth, params, query, url }) => {
-  const { items, next } = await listPortalFiles({ orgId: auth.orgId, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
+export const GET = apiRoute(listFilesOperation, async ({ viewer, params, query, url }) => {
+  const { items, next } = await listPortalFiles({ viewer, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
   return json(items.map(toFileResponse), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals/{portalId}/files - one-step (file_url) or the start of a two-step upload
-export const POST = apiRoute(uploadFileOperation, async ({ auth, params, body }) => {
+export const POST = apiRoute(uploadFileOperation, async ({ viewer, params, body }) => {
   const common = {
-    orgId: auth.orgId,
-    actor: auth.actor,
+    viewer,
     portalId: params.portalId,
     filename: body.filename,
     contentType: body.contentType,

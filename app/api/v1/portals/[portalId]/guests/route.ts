@@ -4,8 +4,8 @@ import { inviteGuestsOperation } from "@/lib/guests/operations";
 import { guestsOfRequest } from "@/lib/guests/schemas";
 
 // POST /api/v1/portals/{portalId}/guests - invite guests (all or nothing, D16)
-export const POST = apiRoute(inviteGuestsOperation, async ({ auth, params, body }) => {
-  const { invitedCount } = await inviteGuests({ orgId: auth.orgId, actor: auth.actor, portalId: params.portalId, guests: guestsOfRequest(body) });
+export const POST = apiRoute(inviteGuestsOperation, async ({ viewer, params, body }) => {
+  const { invitedCount } = await inviteGuests({ viewer, portalId: params.portalId, guests: guestsOfRequest(body) });
   const message = `Invited ${invitedCount} guest${invitedCount === 1 ? "" : "s"}`;
   return json({ success: true, invited_count: invitedCount, message }, 201);
 });

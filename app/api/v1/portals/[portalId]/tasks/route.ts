@@ -6,13 +6,13 @@ import { createTaskOperation, listTasksOperation } from "@/lib/tasks/operations"
 import { toTaskResponse } from "@/lib/tasks/to-response";
 
 // GET /api/v1/portals/{portalId}/tasks - the portal's active tasks
-export const GET = apiRoute(listTasksOperation, async ({ auth, params, query, url }) => {
-  const { items, next } = await listPortalTasks({ orgId: auth.orgId, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
+export const GET = apiRoute(listTasksOperation, async ({ viewer, params, query, url }) => {
+  const { items, next } = await listPortalTasks({ viewer, portalId: params.portalId, limit: query.limit, cursor: query.cursor });
   return json(items.map(toTaskResponse), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals/{portalId}/tasks - create a task
-export const POST = apiRoute(createTaskOperation, async ({ auth, params, body }) => {
-  const { taskId } = await createTask({ orgId: auth.orgId, actor: auth.actor, portalId: params.portalId, ...body });
+export const POST = apiRoute(createTaskOperation, async ({ viewer, params, body }) => {
+  const { taskId } = await createTask({ viewer, portalId: params.portalId, ...body });
   return json({ task_id: taskId }, 201);
 });

@@ -3,7 +3,7 @@ import { completeTask } from "@/lib/tasks/complete-task";
 import { completeTaskOperation } from "@/lib/tasks/operations";
 
 // POST /api/v1/tasks/{taskId}/complete - mark a task Done (a Done task stays Done, nothing fires)
-export const POST = apiRoute(completeTaskOperation, async ({ auth, params }) => {
-  await completeTask({ orgId: auth.orgId, actor: auth.actor, taskId: params.taskId });
+export const POST = apiRoute(completeTaskOperation, async ({ viewer, params }) => {
+  await completeTask({ viewer, taskId: params.taskId });
   return json({ success: true, task_id: params.taskId });
 });

@@ -155,9 +155,9 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
   it("is 409 while the webhook is disabled, 404 for unknown or foreign deliveries", async () => {
     const { ctx, hook, request } = await deliveredOnce([200]);
     const other = await createWebhookContext();
-    await updateWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: hook.webhook_id, enabled: false });
+    await updateWebhook({ viewer: ctx.viewer, webhookId: hook.webhook_id, enabled: false });
     expect((await redeliver(ctx, hook.webhook_id, request.delivery_id)).status).toBe(409);
-    await updateWebhook({ orgId: ctx.org.id, actor: ctx.actor, webhookId: hook.webhook_id, enabled: true });
+    await updateWebhook({ viewer: ctx.viewer, webhookId: hook.webhook_id, enabled: true });
 
     expect((await redeliver(other, hook.webhook_id, request.delivery_id)).status).toBe(404);
     expect((await redeliver(ctx, hook.webhook_id, crypto.randomUUID())).status).toBe(404);

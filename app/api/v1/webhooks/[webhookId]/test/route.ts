@@ -3,6 +3,6 @@ import { testWebhookOperation } from "@/lib/webhooks/operations";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 
 // POST /api/v1/webhooks/{webhookId}/test - send a signed webhook.test now
-export const POST = apiRoute(testWebhookOperation, async ({ auth, params }) =>
-  json(await testWebhook({ orgId: auth.orgId, actor: auth.actor, webhookId: params.webhookId })),
+export const POST = apiRoute(testWebhookOperation, async ({ viewer, params }) =>
+  json(await testWebhook({ viewer, webhookId: params.webhookId })),
 );

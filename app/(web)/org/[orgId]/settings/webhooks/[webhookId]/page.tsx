@@ -4,10 +4,10 @@ import { notFound } from "next/navigation";
 import { WebhooksNotice } from "@/components/webhooks/notice";
 import { RedeliverButton, SendTestButton } from "@/components/webhooks/webhook-actions";
 import { Card } from "@/components/ui/card";
-import { roleInOrganization } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { mayOrg } from "@/lib/access/policy";
+import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
-import { listDeliveries, requireWebhook, type DeliveryWithAttempts } from "@/lib/webhooks/deliveries";
+import { getWebhook, listDeliveries, type DeliveryWithAttempts } from "@/lib/webhooks/deliveries";
 import { redeliverAction, testWebhookAction } from "../actions";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
@@ -73,18 +73,17 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
 
 export default async function WebhookDeliveriesPage({ params }: { params: Promise<{ orgId: string; webhookId: string }> }) {
   const { orgId, webhookId } = await params;
-  const user = await requireUser(`/org/${orgId}/settings/webhooks/${webhookId}`);
-  const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
-  if (role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks/${webhookId}`);
+  if (!viewer) notFound();
+  if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   let webhook;
   try {
-    webhook = await requireWebhook(orgId, webhookId);
+    webhook = await getWebhook({ viewer, webhookId });
   } catch (e) {
     if (isAppError(e) && e.code === "not_found") notFound();
     throw e;
   }
-  const deliveries = await listDeliveries({ orgId, webhookId, newestFirst: true, take: SHOWN });
+  const deliveries = await listDeliveries({ viewer, webhookId, newestFirst: true, take: SHOWN });
 
   return (
     <div className="space-y-6">

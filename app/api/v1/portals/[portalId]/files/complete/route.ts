@@ -4,10 +4,9 @@ import { completeUploadOperation } from "@/lib/files/operations";
 import { toFileResponse } from "@/lib/files/to-response";
 
 // POST /api/v1/portals/{portalId}/files/complete - register a two-step upload
-export const POST = apiRoute(completeUploadOperation, async ({ auth, params, body }) => {
+export const POST = apiRoute(completeUploadOperation, async ({ viewer, params, body }) => {
   const file = await completeUpload({
-    orgId: auth.orgId,
-    actor: auth.actor,
+    viewer,
     portalId: params.portalId,
     fileId: body.file_id,
     filename: body.filename,

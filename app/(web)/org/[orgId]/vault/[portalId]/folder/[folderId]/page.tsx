@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card } from "@/components/ui/card";
-import { canAccessPortal } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { findWebViewer } from "@/lib/access/web-viewer";
+import { isAppError } from "@/lib/errors";
 import { listFolder } from "@/lib/files/list-folder";
 import { isUuid } from "@/lib/ids";
-import { findPortal } from "@/lib/portals/get-portal";
+import { getPortal } from "@/lib/portals/get-portal";
 import { portalPath } from "@/lib/portals/links";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 
@@ -22,14 +22,20 @@ function formatSize(bytes: number): string {
 
 export default async function PortalFolderPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId, folderId } = await params;
-  const user = await requireUser(portalPath(orgId, portalId, folderId === "main" ? null : folderId));
-  if (!(await canAccessPortal(user.id, orgId, portalId))) notFound();
-  const portal = await findPortal({ orgId, portalId });
-  if (!portal) notFound();
+  const viewer = await findWebViewer(orgId, portalPath(orgId, portalId, folderId === "main" ? null : folderId));
+  if (!viewer) notFound();
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
 
-  const [entries, { items: tasks }] = await Promise.all([listFolder({ orgId, portalId, folderId: parent }), listPortalTasks({ orgId, portalId })]);
+  let loaded;
+  try {
+    loaded = await Promise.all([getPortal({ viewer, portalId }), listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]);
+  } catch (e) {
+    // What the viewer may not see (lib/access) is a missing page here, as before.
+    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
+    throw e;
+  }
+  const [portal, entries, { items: tasks }] = loaded;
 
   return (
     <div className="space-y-6">

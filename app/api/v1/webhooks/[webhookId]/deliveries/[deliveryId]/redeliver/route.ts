@@ -4,6 +4,6 @@ import { redeliverOperation } from "@/lib/webhooks/operations";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
 
 // POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver - a new attempt series (beyond 1.0.2)
-export const POST = apiRoute(redeliverOperation, async ({ auth, params }) =>
-  json(toDelivery(await redeliverWebhookDelivery({ orgId: auth.orgId, actor: auth.actor, ...params })), 202),
+export const POST = apiRoute(redeliverOperation, async ({ viewer, params }) =>
+  json(toDelivery(await redeliverWebhookDelivery({ viewer, ...params })), 202),
 );

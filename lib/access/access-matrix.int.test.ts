@@ -1,0 +1,512 @@
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listPortalAudit } from "@/lib/audit/list-audit";
+import { db } from "@/lib/db";
+import { resetEnvForTests } from "@/lib/env";
+import { isAppError } from "@/lib/errors";
+import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
+import { completeUpload } from "@/lib/files/complete-upload";
+import { listPortalFiles } from "@/lib/files/list-files";
+import { listFolder } from "@/lib/files/list-folder";
+import { startUpload } from "@/lib/files/start-upload";
+import { uploadFromUrl } from "@/lib/files/upload-from-url";
+import { inviteGuests } from "@/lib/guests/invite-guests";
+import { getMe } from "@/lib/me/get-me";
+import { createOAuthClient } from "@/lib/oauth/clients/create-client";
+import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
+import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { createPortal } from "@/lib/portals/create-portal";
+import { getPortal } from "@/lib/portals/get-portal";
+import { listPortals } from "@/lib/portals/list-portals";
+import { updatePortal } from "@/lib/portals/update-portal";
+import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
+import { createTask } from "@/lib/tasks/create-task";
+import { deleteTask } from "@/lib/tasks/delete-task";
+import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
+import { updateTask } from "@/lib/tasks/update-task";
+import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
+import { createWebhook } from "@/lib/webhooks/create-webhook";
+import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
+import { findDelivery, getWebhook, listDeliveries } from "@/lib/webhooks/deliveries";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks";
+import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
+import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { testWebhook } from "@/lib/webhooks/test-webhook";
+import { updateWebhook } from "@/lib/webhooks/update-webhook";
+import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
+import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
+
+// The access policy, role x resource x action, for every domain entry point against the real
+// database: one table (ROWS) with one row per entry point, each run by every kind of viewer.
+// Allowed calls succeed (lists show the resource); refused ones fail with the error of the rule in
+// lib/access/policy.ts (not_found: the viewer may not know it exists; forbidden: visible but not
+// theirs to do; insufficient_scope: the token lacks the scope) and leave the organization's rows
+// exactly as they were. The last test finds every exported lib/ function taking a viewer and fails
+// when one has no row, so a new entry point cannot slip past the matrix.
+
+type Outcome = "ok" | "hidden" | "not_found" | "forbidden" | "insufficient_scope";
+type ViewerKey =
+  | "admin"
+  | "member"
+  | "guest"
+  | "guestNoView"
+  | "guestNoUpload"
+  | "guestNoDownload"
+  | "guestNoDelete"
+  | "guestElsewhere"
+  | "otherOrg"
+  | "clientWith"
+  | "clientWithout"
+  | "system";
+
+interface World {
+  orgId: string;
+  portalId: string;
+  otherPortalId: string;
+  templateId: string;
+  fileId: string;
+  taskId: string;
+  webhookId: string;
+  deliveryId: string;
+  clientRecordId: string;
+  workflowStateId: string;
+  system: Viewer;
+  receiverUrl: string;
+}
+
+interface Row<T = unknown> {
+  /** `<path under lib without .ts>:<function>`: what the completeness check looks for. */
+  entry: string;
+  /** The scope the action needs through the API; null: none (not possible through the API, or /me). */
+  scope: Scope | null;
+  write: boolean;
+  expect: Record<Exclude<ViewerKey, "clientWith" | "clientWithout">, Outcome> & Partial<Record<"clientWith" | "clientWithout", Outcome>>;
+  /** Made (as the system) before the state is recorded, a fresh target per viewer. */
+  prepare?: (w: World) => Promise<T>;
+  run: (viewer: Viewer, w: World, target: T) => Promise<unknown>;
+  /** For reads: whether the result shows the world's resource ("ok" needs it, "hidden" needs it absent). */
+  sees?: (result: unknown, w: World) => boolean;
+}
+
+const row = <T,>(r: Row<T>) => r as Row;
+
+const guests = (o: Outcome) => ({ guest: o, guestNoView: o, guestNoUpload: o, guestNoDownload: o, guestNoDelete: o });
+/** Inside a portal, what guests with `view` may do. */
+const PORTAL_VIEW = { admin: "ok", member: "ok", ...guests("ok"), guestNoView: "forbidden", guestElsewhere: "not_found", otherOrg: "not_found", system: "ok" } as const;
+const PORTAL_UPLOAD = { ...PORTAL_VIEW, guestNoUpload: "forbidden" } as const;
+/** Inside a portal, members' work: guests of the portal see it but may not; others do not know it. */
+const PORTAL_MEMBERS = { admin: "ok", member: "ok", ...guests("forbidden"), guestElsewhere: "not_found", otherOrg: "not_found", system: "ok" } as const;
+/** Organization-wide, members and admins; another organization's member acts in their own. */
+const ORG_MEMBERS = { admin: "ok", member: "ok", ...guests("forbidden"), guestElsewhere: "forbidden", otherOrg: "ok", system: "ok" } as const;
+const ORG_ADMINS = { ...ORG_MEMBERS, member: "forbidden" } as const;
+/** An admin's thing named by id: another organization's admin does not know it. */
+const ADMIN_BY_ID = { ...ORG_ADMINS, otherOrg: "not_found" } as const;
+const LIST = { otherOrg: "hidden" } as const;
+
+const ids = (result: unknown): string[] => {
+  const items = Array.isArray(result) ? result : (result as { items: unknown[] }).items;
+  return items.map((i) => (i as { id?: string; webhook_id?: string }).id ?? (i as { webhook_id: string }).webhook_id);
+};
+
+async function pendingUpload(w: World) {
+  const ticket = await startUpload({ viewer: w.system, portalId: w.portalId, filename: "scan.txt", contentType: "text/plain" });
+  const put = await fetch(ticket.uploadUrl, { method: "PUT", body: "scanned", headers: { "content-type": "text/plain" } });
+  expect(put.ok).toBe(true);
+  return ticket.fileId;
+}
+
+const freshTask = async (w: World, body: { action_type?: "File Request" } = {}) =>
+  (await createTask({ viewer: w.system, portalId: w.portalId, title: `Task ${randomUUID()}`, ...body })).taskId;
+
+const ROWS: Row[] = [
+  // Portals
+  row({
+    entry: "portals/list-portals:listPortals",
+    scope: "portal:read",
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoView: "hidden", guestElsewhere: "hidden", ...LIST },
+    run: (viewer) => listPortals({ viewer }),
+    sees: (r, w) => ids(r).includes(w.portalId),
+  }),
+  row({ entry: "portals/get-portal:getPortal", scope: "portal:read", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getPortal({ viewer, portalId: w.portalId }) }),
+  row({ entry: "portals/create-portal:createPortal", scope: "portal:write", write: true, expect: ORG_MEMBERS, run: (viewer) => createPortal({ viewer, name: "New portal" }) }),
+  row({
+    entry: "portals/update-portal:updatePortal",
+    scope: "portal:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => updatePortal({ viewer, portalId: w.portalId, tags: [randomUUID()] }),
+  }),
+  // Files
+  row({
+    entry: "files/list-files:listPortalFiles",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => listPortalFiles({ viewer, portalId: w.portalId }),
+    sees: (r, w) => ids(r).includes(w.fileId),
+  }),
+  row({
+    entry: "files/list-folder:listFolder",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => listFolder({ viewer, portalId: w.portalId, folderId: null }),
+    sees: (r, w) => ids(r).includes(w.fileId),
+  }),
+  row({
+    entry: "files/start-upload:startUpload",
+    scope: "file:upload",
+    write: true,
+    expect: PORTAL_UPLOAD,
+    run: (viewer, w) => startUpload({ viewer, portalId: w.portalId, filename: "a.pdf" }),
+  }),
+  row({
+    entry: "files/complete-upload:completeUpload",
+    scope: "file:upload",
+    write: true,
+    expect: PORTAL_UPLOAD,
+    prepare: pendingUpload,
+    run: (viewer, w, fileId) => completeUpload({ viewer, portalId: w.portalId, fileId, filename: "scan.txt" }),
+  }),
+  row({
+    entry: "files/upload-from-url:uploadFromUrl",
+    scope: "file:upload",
+    write: true,
+    expect: PORTAL_UPLOAD,
+    run: (viewer, w) => uploadFromUrl({ viewer, portalId: w.portalId, filename: "fetched.txt", fileUrl: `${w.receiverUrl}/file` }),
+  }),
+  // Tasks
+  row({
+    entry: "tasks/list-portal-tasks:listPortalTasks",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => listPortalTasks({ viewer, portalId: w.portalId }),
+    sees: (r, w) => ids(r).includes(w.taskId),
+  }),
+  row({ entry: "tasks/create-task:createTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createTask({ viewer, portalId: w.portalId, title: "Sign" }) }),
+  row({
+    entry: "tasks/update-task:updateTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => updateTask({ viewer, taskId: w.taskId, title: randomUUID() }),
+  }),
+  row({ entry: "tasks/complete-task:completeTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => completeTask({ viewer, taskId }) }),
+  row({
+    entry: "tasks/complete-task:completeTaskByUpload",
+    scope: "file:upload",
+    write: true,
+    expect: PORTAL_UPLOAD,
+    prepare: (w) => freshTask(w, { action_type: "File Request" }),
+    run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
+  }),
+  row({ entry: "tasks/delete-task:deleteTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => deleteTask({ viewer, taskId }) }),
+  // Guests, workflow, history, /me
+  row({
+    entry: "guests/invite-guests:inviteGuests",
+    scope: "guest:invite",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "workflow/list-workflow-states:listWorkflowStates",
+    scope: "portal:read",
+    write: false,
+    expect: { ...ORG_MEMBERS, ...LIST },
+    run: (viewer) => listWorkflowStates({ viewer }),
+    sees: (r, w) => ids(r).includes(w.workflowStateId),
+  }),
+  row({ entry: "audit/list-audit:listPortalAudit", scope: null, write: false, expect: PORTAL_MEMBERS, run: (viewer, w) => listPortalAudit({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "me/get-me:getMe",
+    scope: null,
+    write: false,
+    // Only an OAuth client acting for a user has a /me; any token may ask.
+    expect: { admin: "forbidden", member: "forbidden", ...guests("forbidden"), guestElsewhere: "forbidden", otherOrg: "forbidden", system: "forbidden", clientWith: "ok" },
+    run: (viewer) => getMe({ viewer }),
+  }),
+  // Webhooks: admins only
+  row({
+    entry: "webhooks/list-webhooks:listWebhooks",
+    scope: "webhook:manage",
+    write: false,
+    expect: { ...ORG_ADMINS, ...LIST },
+    run: (viewer) => listWebhooks({ viewer }),
+    sees: (r, w) => ids(r).includes(w.webhookId),
+  }),
+  row({
+    entry: "webhooks/create-webhook:createWebhook",
+    scope: "webhook:manage",
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer, w) => createWebhook({ viewer, url: `${w.receiverUrl}/hook`, events: ["task.created"] }),
+  }),
+  row({
+    entry: "webhooks/update-webhook:updateWebhook",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => updateWebhook({ viewer, webhookId: w.webhookId, events: ["portal.created", "task.created"] }),
+  }),
+  row({
+    entry: "webhooks/delete-webhook:deleteWebhook",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createWebhook({ viewer: w.system, url: `${w.receiverUrl}/gone`, events: ["task.created"] })).webhook_id,
+    run: (viewer, _w, webhookId) => deleteWebhook({ viewer, webhookId }),
+  }),
+  row({ entry: "webhooks/test-webhook:testWebhook", scope: "webhook:manage", write: true, expect: ADMIN_BY_ID, run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }) }),
+  row({
+    entry: "webhooks/deliveries:listDeliveries",
+    scope: "webhook:manage",
+    write: false,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => listDeliveries({ viewer, webhookId: w.webhookId }),
+    sees: (r, w) => ids(r).includes(w.deliveryId),
+  }),
+  row({
+    entry: "webhooks/deliveries:findDelivery",
+    scope: "webhook:manage",
+    write: false,
+    // A lookup that answers null for what is not there: another organization's delivery is null.
+    expect: { ...ORG_ADMINS, otherOrg: "hidden" },
+    run: (viewer, w) => findDelivery({ viewer, webhookId: w.webhookId, deliveryId: w.deliveryId }),
+    sees: (r) => r !== null,
+  }),
+  row({ entry: "webhooks/deliveries:getWebhook", scope: "webhook:manage", write: false, expect: ADMIN_BY_ID, run: (viewer, w) => getWebhook({ viewer, webhookId: w.webhookId }) }),
+  row({
+    entry: "webhooks/redeliver:redeliverWebhookDelivery",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) =>
+      (await db.webhookDelivery.create({ data: { webhookId: w.webhookId, eventType: "task.created", status: "failed", attemptCount: 4, completedAt: new Date() } })).id,
+    run: (viewer, w, deliveryId) => redeliverWebhookDelivery({ viewer, webhookId: w.webhookId, deliveryId }),
+  }),
+  // OAuth clients: admins only, and never through the API
+  row({
+    entry: "oauth/clients/create-client:createOAuthClient",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => createOAuthClient({ viewer, name: "App", redirectUris: ["https://app.example/cb"], allowedScopes: ["portal:read"] }),
+  }),
+  row({
+    entry: "oauth/clients/manage-client:listOAuthClients",
+    scope: null,
+    write: false,
+    expect: { ...ORG_ADMINS, ...LIST },
+    run: (viewer) => listOAuthClients({ viewer }),
+    sees: (r, w) => ids(r).includes(w.clientRecordId),
+  }),
+  row({ entry: "oauth/clients/manage-client:rotateClientSecret", scope: null, write: true, expect: ADMIN_BY_ID, run: (viewer, w) => rotateClientSecret({ viewer, id: w.clientRecordId }) }),
+  row({
+    entry: "oauth/clients/manage-client:deleteOAuthClient",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createOAuthClient({ viewer: w.system, name: "Old app", redirectUris: ["https://old.example/cb"], allowedScopes: ["portal:read"] })).client.id,
+    run: (viewer, _w, id) => deleteOAuthClient({ viewer, id }),
+  }),
+];
+
+/** Building blocks that take a viewer but are reached only through the entry points above. */
+const BUILDING_BLOCKS = ["portals/get-portal:loadPortal", "portals/get-portal:accessPortal", "portals/portal-record:loadPortalRecords", "tasks/task-changes:lockTaskFor"];
+
+let world: World;
+let viewers: Omit<Record<ViewerKey, Viewer>, "clientWith" | "clientWithout">;
+let adminId: string;
+let clientPublicId: string;
+let inngestApi: InngestReceiver;
+let receiver: WebhookReceiver;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  inngestApi = await startInngestReceiver();
+  Object.assign(process.env, { INNGEST_BASE_URL: inngestApi.url, INNGEST_DEV: "1", OUTBOUND_ALLOW_PRIVATE: "true" });
+  delete process.env.INNGEST_EVENT_KEY;
+  resetEnvForTests();
+
+  const org = await createTestOrg();
+  const admin = await createTestUser({ orgId: org.id, role: "admin" });
+  const member = await createTestUser({ orgId: org.id, role: "member" });
+  const portal = await createTestPortal({ orgId: org.id });
+  const otherPortal = await createTestPortal({ orgId: org.id });
+  const template = await createTestPortal({ orgId: org.id, isTemplate: true });
+  const [state] = await createTestWorkflowStates(org.id, ["Onboarding"]);
+  const system = systemViewer(org.id);
+  // Stored as invitations store them ({view, download, upload, delete}); `{}` is a row written
+  // before any key existed and reads as the defaults (no deleting).
+  const guestRows: [ViewerKey, string, object][] = [
+    ["guest", portal.id, { view: true, download: true, upload: true, delete: true }],
+    ["guestNoView", portal.id, { view: false, download: true, upload: true, delete: true }],
+    ["guestNoUpload", portal.id, { view: true, download: true, upload: false, delete: true }],
+    ["guestNoDownload", portal.id, { view: true, download: false, upload: true, delete: true }],
+    ["guestNoDelete", portal.id, {}],
+    ["guestElsewhere", otherPortal.id, { view: true, download: true, upload: true, delete: true }],
+  ];
+  const guestIds: Partial<Record<ViewerKey, string>> = {};
+  for (const [key, portalId, permissions] of guestRows) {
+    const user = await db.user.create({ data: { email: `${key}-${randomUUID()}@test.example` } });
+    await db.portalGuest.create({ data: { orgId: org.id, portalId, userId: user.id, permissions, acceptedAt: new Date() } });
+    guestIds[key] = user.id;
+  }
+  const file = await db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, name: "id.pdf", registeredAt: new Date(), uploadedById: guestIds.guest } });
+  const { taskId } = await createTask({ viewer: system, portalId: portal.id, title: "Bank statements" });
+  const { client } = await createTestClient({ orgId: org.id, actorUserId: admin.id });
+  const webhook = await createWebhook({ viewer: system, url: `${receiver.url}/hook`, events: ["task.created"] });
+  const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.webhook_id, eventType: "task.created", status: "succeeded", attemptCount: 1, completedAt: new Date() } });
+
+  const otherOrg = await createTestOrg();
+  const otherAdmin = await createTestUser({ orgId: otherOrg.id, role: "admin" });
+
+  adminId = admin.id;
+  clientPublicId = client.clientId;
+  world = {
+    orgId: org.id,
+    portalId: portal.id,
+    otherPortalId: otherPortal.id,
+    templateId: template.id,
+    fileId: file.id,
+    taskId,
+    webhookId: webhook.webhook_id,
+    deliveryId: delivery.id,
+    clientRecordId: client.id,
+    workflowStateId: state!.id,
+    system,
+    receiverUrl: receiver.url,
+  };
+  const guestViewer = (key: ViewerKey) => getUserViewer(guestIds[key]!, org.id);
+  viewers = {
+    admin: await getUserViewer(admin.id, org.id),
+    member: await getUserViewer(member.id, org.id),
+    guest: await guestViewer("guest"),
+    guestNoView: await guestViewer("guestNoView"),
+    guestNoUpload: await guestViewer("guestNoUpload"),
+    guestNoDownload: await guestViewer("guestNoDownload"),
+    guestNoDelete: await guestViewer("guestNoDelete"),
+    guestElsewhere: await guestViewer("guestElsewhere"),
+    otherOrg: await getUserViewer(otherAdmin.id, otherOrg.id),
+    system,
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await receiver.close();
+  await inngestApi.close();
+  process.env = savedEnv;
+  resetEnvForTests();
+});
+
+/** The admin through the OAuth client, with these scopes (as the API wrapper makes the viewer). */
+const clientViewer = (scopes: readonly Scope[]) =>
+  viewerFromApiAuth({ orgId: world.orgId, userId: adminId, role: "admin", clientId: clientPublicId, clientRecordId: world.clientRecordId, scopes });
+
+/** Everything of the organization a write could touch. */
+async function snapshot(orgId: string) {
+  const where = { orgId };
+  const [portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states] = await Promise.all([
+    db.portal.findMany({ where, orderBy: { id: "asc" } }),
+    db.task.findMany({ where, orderBy: { id: "asc" } }),
+    db.fileEntry.findMany({ where, orderBy: { id: "asc" } }),
+    db.portalGuest.findMany({ where, orderBy: { id: "asc" } }),
+    db.invitation.count({ where }),
+    db.webhook.findMany({ where, orderBy: { id: "asc" } }),
+    db.webhookDelivery.findMany({ where: { webhook: { orgId } }, orderBy: { id: "asc" } }),
+    db.oAuthClient.findMany({ where, orderBy: { id: "asc" } }),
+    db.auditLog.count({ where }),
+    db.event.count({ where }),
+    db.workflowState.findMany({ where, orderBy: { id: "asc" } }),
+  ]);
+  return { portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states };
+}
+
+async function outcomeOf(r: Row, viewer: Viewer, target: unknown): Promise<Outcome> {
+  try {
+    const result = await r.run(viewer, world, target);
+    if (r.sees) return r.sees(result, world) ? "ok" : "hidden";
+    return "ok";
+  } catch (e) {
+    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden" || e.code === "insufficient_scope")) return e.code;
+    throw e;
+  }
+}
+
+describe("the access matrix: every domain entry point x every kind of viewer", () => {
+  it.each(ROWS.map((r) => [r.entry, r] as const))("%s", async (_entry, r) => {
+    const cases: [ViewerKey, Viewer, Outcome][] = Object.entries(viewers).map(([key, v]) => [key as ViewerKey, v, r.expect[key as keyof typeof r.expect]!]);
+    const otherScopes = r.scope ? ALL_SCOPES.filter((s) => s !== r.scope) : ALL_SCOPES;
+    cases.push(["clientWith", clientViewer(r.scope ? [r.scope] : ALL_SCOPES), r.expect.clientWith ?? (r.scope ? "ok" : "forbidden")]);
+    if (r.scope) cases.push(["clientWithout", clientViewer(otherScopes), r.expect.clientWithout ?? "insufficient_scope"]);
+
+    const seen: Record<string, Outcome> = {};
+    const expected: Record<string, Outcome> = {};
+    for (const [key, viewer, want] of cases) {
+      const target = r.prepare ? await r.prepare(world) : undefined;
+      const before = r.write && want !== "ok" ? await snapshot(world.orgId) : null;
+      seen[key] = await outcomeOf(r, viewer, target);
+      expected[key] = want;
+      // A refused write changes nothing at all in the organization.
+      if (before) expect(await snapshot(world.orgId), `${r.entry} as ${key} changed rows`).toEqual(before);
+    }
+    expect(seen).toEqual(expected);
+  }, 120_000);
+
+  it("has a row for every exported lib/ function that takes a viewer", () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const found = viewerFunctions(root).filter((e) => !BUILDING_BLOCKS.includes(e));
+    expect(found.length).toBeGreaterThan(20);
+    expect(found.filter((e) => !ROWS.some((r) => r.entry === e))).toEqual([]);
+    expect(ROWS.map((r) => r.entry).filter((e) => !found.includes(e))).toEqual([]);
+  });
+});
+
+/**
+ * `<path>:<name>` of every exported function in lib/ (not lib/access, not tests) whose first
+ * parameter is a viewer, destructures one, or has a type declared in the same file with one.
+ */
+function viewerFunctions(root: string): string[] {
+  const result: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) {
+        if (!["generated", "access", "test-support"].includes(name)) walk(full);
+      } else if (name.endsWith(".ts") && !name.endsWith(".test.ts")) {
+        result.push(...viewerFunctionsOf(full, path.relative(root, full).replace(/\.ts$/, "")));
+      }
+    }
+  };
+  walk(root);
+  return result;
+}
+
+function viewerFunctionsOf(file: string, id: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const declaredWithViewer = new Set<string>();
+  for (const s of source.statements) {
+    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && /\bviewer\??\s*:/.test(s.getText())) declaredWithViewer.add(s.name.text);
+  }
+  const names: string[] = [];
+  for (const s of source.statements) {
+    if (!ts.isFunctionDeclaration(s) || !s.name || !s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    const first = s.parameters[0];
+    if (!first) continue;
+    const binding = first.name;
+    const takesViewer =
+      (ts.isIdentifier(binding) && binding.text === "viewer") ||
+      (ts.isObjectBindingPattern(binding) && binding.elements.some((e) => e.name.getText() === "viewer")) ||
+      (first.type !== undefined && ts.isTypeReferenceNode(first.type) && declaredWithViewer.has(first.type.typeName.getText()));
+    if (takesViewer) names.push(`${id}:${s.name.text}`);
+  }
+  return names;
+}
