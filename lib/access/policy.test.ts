@@ -65,8 +65,11 @@ describe("requireRole, requireOrg, requireAnyPortal", () => {
     expect(codeOf(() => requireRole(guest(), "member"))).toBe("forbidden");
   });
 
-  it("webhooks are the admins' and need webhook:manage through the API; OAuth clients are never managed through the API", () => {
+  it("webhooks are the admins' on the web and need webhook:manage through the API; OAuth clients are never managed through the API", () => {
     expect(codeOf(() => requireOrg(member, "manageWebhooks"))).toBe("forbidden");
+    // A member's token with webhook:manage manages webhooks (the admin chose the client's scopes).
+    expect(codeOf(() => requireOrg({ ...client(["webhook:manage"]), role: "member" }, "manageWebhooks"))).toBe("ok");
+    expect(codeOf(() => requireOrg({ ...client(["portal:read"]), role: "member" }, "manageWebhooks"))).toBe("insufficient_scope");
     expect(codeOf(() => requireOrg(client(["webhook:manage"]), "manageWebhooks"))).toBe("ok");
     expect(codeOf(() => requireOrg(client(["portal:read"]), "manageWebhooks"))).toBe("insufficient_scope");
     expect(codeOf(() => requireOrg(client(["webhook:manage"]), "manageOAuthClients"))).toBe("forbidden");

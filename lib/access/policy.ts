@@ -52,10 +52,21 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
 /** Actions on the organization as a whole. */
 export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients";
 
-export const ORG_RULES: Record<OrgAction, { scope: Scope | null; minRole: Exclude<Role, "guest"> }> = {
+interface OrgRule {
+  /** The scope an OAuth client needs; null: not possible through the API at all. */
+  scope: Scope | null;
+  /** The least role on the web. */
+  minRole: Exclude<Role, "guest">;
+  /** The least role of the user behind an OAuth client, when it differs from the web's. */
+  clientMinRole?: Exclude<Role, "guest">;
+}
+
+export const ORG_RULES: Record<OrgAction, OrgRule> = {
   createPortal: { scope: "portal:write", minRole: "member" },
   listWorkflowStates: { scope: "portal:read", minRole: "member" },
-  manageWebhooks: { scope: "webhook:manage", minRole: "admin" },
+  // The settings page is the admins'; through the API the scope decides (spec: webhook:manage),
+  // and which scopes a client may request is the admins' choice (API settings).
+  manageWebhooks: { scope: "webhook:manage", minRole: "admin", clientMinRole: "member" },
   manageOAuthClients: { scope: null, minRole: "admin" },
 };
 
@@ -83,7 +94,8 @@ export function requireRole(viewer: Viewer, minimum: Role): void {
 /** An organization-level action: its minimum role, and for an OAuth client its scope. */
 export function requireOrg(viewer: Viewer, action: OrgAction): void {
   const rule = ORG_RULES[action];
-  requireRole(viewer, rule.minRole);
+  const viaClient = viewer.kind === "user" && viewer.client !== null;
+  requireRole(viewer, viaClient ? (rule.clientMinRole ?? rule.minRole) : rule.minRole);
   if (viewer.kind === "user") requireClientScope(viewer, rule.scope);
 }
 
