@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
+import { afterRollback, db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import type { FileEntry } from "@/lib/generated/prisma/client";
@@ -58,6 +58,9 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
   const id = randomUUID();
   const storageKey = fileStorageKey(orgId, id);
   const { size, contentType } = await fetchIntoStorage(input, storageKey);
+  // Inside an API request's idempotency transaction the row may still roll back after this
+  // function returned; the object goes with it.
+  afterRollback(() => deleteObject(storageKey));
 
   try {
     const file = await db.$transaction(async (tx) => {
