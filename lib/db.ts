@@ -82,7 +82,7 @@ async function savepoint<T>(tx: Tx, state: Ambient, fn: () => Promise<T>): Promi
 
 export interface TransactionOptions {
   /** Longest the whole transaction may stay open (Prisma's default of 5 s is too short for some API work). */
-  timeoutMs?: number;
+  timeout?: number;
 }
 
 /**
@@ -103,7 +103,7 @@ export async function runInTransaction<T>(fn: (tx: PrismaClient) => Promise<T>, 
         state.client = ambientClient(tx, () => state);
         return ambient.run(state, () => fn(state.client));
       },
-      { timeout: options.timeoutMs ?? 5_000, maxWait: 10_000 },
+      { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
     );
   } catch (error) {
     for (const hook of state.afterRollback) await Promise.resolve().then(hook).catch((e: unknown) => console.error("[db] after-rollback step failed:", e));

@@ -153,7 +153,7 @@ async function runIdempotent(claim: ClaimInput, run: () => Promise<Outcome>): Pr
       await completeIdempotencyKey(tx, claimed.recordId, outcome.status, outcome.text);
       return { ...outcome, replayed: false };
     },
-    { timeoutMs: IDEMPOTENT_TRANSACTION_TIMEOUT_MS },
+    { timeout: IDEMPOTENT_TRANSACTION_TIMEOUT_MS },
   );
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/audit/record-audit";
 import { afterRollback, db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
 import { getPortal } from "@/lib/portals/get-portal";
@@ -63,7 +63,7 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
   afterRollback(() => deleteObject(storageKey));
 
   try {
-    const file = await db.$transaction(async (tx) => {
+    const file = await withChange(async (tx) => {
       const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
       const now = new Date();
       const created = await tx.fileEntry.create({
@@ -78,7 +78,6 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
       await recordUpload(tx, { actor, file: created, mode: "file_url" });
       return created;
     });
-    kickEventRelay();
     return file;
   } catch (error) {
     await deleteObject(storageKey).catch(() => undefined);

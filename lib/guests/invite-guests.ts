@@ -1,8 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { invitationEmail } from "@/lib/email/templates/invitation";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { lockPortal } from "@/lib/portals/lock-portal";
@@ -26,7 +25,7 @@ export interface InviteGuestsInput {
  */
 export async function inviteGuests({ orgId, actor, portalId, guests }: InviteGuestsInput): Promise<{ invitedCount: number }> {
   const inviterId = actor.type === "user" ? actor.userId : null;
-  const invitedCount = await db.$transaction(
+  const invitedCount = await withChange(
     async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });
       const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { name: true, defaultGuestPermissions: true } });
@@ -75,6 +74,5 @@ export async function inviteGuests({ orgId, actor, portalId, guests }: InviteGue
     },
     { timeout: 60_000 },
   );
-  kickEventRelay();
   return { invitedCount };
 }

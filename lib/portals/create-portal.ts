@@ -1,7 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { copyFolderTree } from "./copy-folder-tree";
 import { getPortal } from "./get-portal";
@@ -20,7 +19,7 @@ export async function createPortal({ orgId, actor, ...input }: CreatePortalInput
   const { name, tags = [], isTemplate = false, templateId } = CreatePortalBodySchema.parse(input);
   const createdById = actor.type === "user" ? actor.userId : null;
 
-  const portalId = await db.$transaction(async (tx) => {
+  const portalId = await withChange(async (tx) => {
     let template: { id: string; tags: string[]; workflowStateId: string | null } | null = null;
     if (templateId !== undefined) {
       await requireTemplatePlan(tx, orgId);
@@ -48,6 +47,5 @@ export async function createPortal({ orgId, actor, ...input }: CreatePortalInput
     await recordEvent(tx, { orgId, portalId: portal.id, type: "portal.created", data: { created_by: createdById, tags: allTags, is_template: isTemplate } });
     return portal.id;
   });
-  kickEventRelay();
   return getPortal({ orgId, portalId });
 }

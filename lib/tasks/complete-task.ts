@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db, type Tx } from "@/lib/db";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import type { Tx } from "@/lib/db";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { toApiActionType } from "./action-types";
 import { actorUserId, lockTask, recordRemindersChanged, touchPortal } from "./task-changes";
@@ -64,11 +64,10 @@ export async function markTaskOpen(tx: Tx, { orgId, taskId, actor }: { orgId: st
 
 /** POST complete: 404 for a missing, deleted or foreign task; a Done task stays as it is. */
 export async function completeTask({ orgId, taskId, actor }: { orgId: string; taskId: string; actor: Actor }): Promise<{ changed: boolean }> {
-  const changed = await db.$transaction(async (tx) => {
+  const changed = await withChange(async (tx) => {
     await lockTask(tx, { orgId, taskId });
     return markTaskDone(tx, { orgId, taskId, actor });
   });
-  if (changed) kickEventRelay();
   return { changed };
 }
 
@@ -88,7 +87,5 @@ export async function completeTaskByUpload(
     return markTaskDone(t, { orgId, taskId, actor, fileId });
   };
   if (tx) return run(tx);
-  const changed = await db.$transaction(run);
-  if (changed) kickEventRelay();
-  return changed;
+  return withChange(run);
 }

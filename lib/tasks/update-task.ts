@@ -1,7 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
@@ -17,7 +16,7 @@ export type UpdateTaskInput = { orgId: string; actor: Actor; taskId: string } & 
  */
 export async function updateTask({ orgId, actor, taskId, ...input }: UpdateTaskInput): Promise<{ changed: boolean }> {
   const body = UpdateTaskBodySchema.parse(input);
-  const changed = await db.$transaction(async (tx) => {
+  const changed = await withChange(async (tx) => {
     const task = await lockTask(tx, { orgId, taskId });
     const dueDate = body.due_date === undefined ? task.dueDate : body.due_date === null ? null : new Date(body.due_date);
     const sendReminder = body.send_reminder ?? task.sendReminder;
@@ -60,6 +59,5 @@ export async function updateTask({ orgId, actor, taskId, ...input }: UpdateTaskI
     if (reminderFieldsChanged && !(transitioned && sendReminder)) await recordRemindersChanged(tx, task.id);
     return fields.length > 0 || transitioned;
   });
-  if (changed) kickEventRelay();
   return { changed };
 }
