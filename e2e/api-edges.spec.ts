@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { callbackServer, signIn } from "./support";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { authorizeNewClient, callbackServer } from "./support";
 
 // The API's edges against the production server, where Next.js itself decides some answers
 // (issue 10 items 4, 7, 8): badly percent-encoded ids on every route with an id, 401 challenges,
@@ -45,28 +45,8 @@ test("401 without credentials is a bare Bearer challenge; a bad token is invalid
   expect(bad.headers()["x-ratelimit-limit"]).toBeUndefined();
 });
 
-async function createClientAndApprove(page: Page, request: APIRequestContext): Promise<string> {
-  await page.goto("/sign-in");
-  await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
-  await page.getByLabel("Name", { exact: true }).fill("Edge Checker");
-  await page.getByLabel("Redirect URIs").fill(callback.uri);
-  await page.getByRole("checkbox", { name: "portal:read" }).check();
-  await page.getByRole("button", { name: "Create client" }).click();
-  const reveal = page.getByTestId("secret-reveal");
-  const clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
-  const secret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
-  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: callback.uri, scope: "portal:read" })}`);
-  await page.getByRole("button", { name: "Approve" }).click();
-  await page.waitForURL((url) => url.href.startsWith(callback.uri));
-  const code = new URL(page.url()).searchParams.get("code") ?? "";
-  const tokens = await request.post("/oauth/token", { form: { grant_type: "authorization_code", code, client_id: clientId, client_secret: secret, redirect_uri: callback.uri } });
-  expect(tokens.status()).toBe(200);
-  return String(((await tokens.json()) as { access_token: string }).access_token);
-}
-
 test("with a valid token: bad ids are JSON 404s, and 404s and 405s carry X-RateLimit-* and count", async ({ page, request }) => {
-  accessToken = await createClientAndApprove(page, request);
+  ({ accessToken } = await authorizeNewClient(page, request, { name: "Edge Checker", redirectUri: callback.uri, scopes: ["portal:read"] }));
   const auth = { Authorization: `Bearer ${accessToken}` };
   const remaining = async () => Number((await request.get("/api/v1/me", { headers: auth })).headers()["x-ratelimit-remaining"]);
 
