@@ -3,7 +3,7 @@ import { DELETE as fallbackDELETE, GET as fallbackGET, PUT as fallbackPUT } from
 import { db } from "@/lib/db";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { callRoute } from "./test-support/call-route";
-import { fallbackPathname } from "./unknown-path";
+import { fallbackPathname } from "./api-paths";
 
 // The catch-all route behind proxy.ts (issue 10 items 4 and 8): unknown paths, unserved methods and
 // badly encoded ids answer JSON with the API headers; with a valid token they count (D7) and carry

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allowedMethods, fallbackOf, isDecodablePath, methodNotAllowed } from "./unknown-path";
+import { allowedMethods, fallbackOf, isDecodablePath } from "./api-paths";
+import { methodNotAllowed } from "./unknown-path";
 
 describe("methodNotAllowed", () => {
   it("knows the methods served at a path", () => {
