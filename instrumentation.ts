@@ -4,7 +4,9 @@ export async function register(): Promise<void> {
   // Bad configuration stops the server here, with one message naming the variable.
   const { env } = await import("@/lib/env");
   env();
-  // Hand events recorded by committed transactions to Inngest (D22).
+  // Hand events recorded by committed transactions to Inngest (D22): loading the client registers
+  // it as the outbox's sender.
+  await import("@/inngest/client");
   const { startEventRelay } = await import("@/lib/events/event-relay");
   startEventRelay({ intervalMs: 1_000 });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { callbackServer, signIn } from "./support";
+import { authorizeNewClient, callbackServer } from "./support";
 
 // A guest invited through the API as an outside client would: the admin registers a client and
 // authorizes it, the client invites a new address to a portal, the invitation is read from the
@@ -14,30 +14,7 @@ const callback = callbackServer();
 
 test("a guest invited through the API opens the emailed link, sets a password and sees the portal", async ({ page, request }) => {
   // The admin registers a client with guest:invite and authorizes it.
-  await page.goto("/sign-in");
-  await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
-  await page.getByLabel("Name", { exact: true }).fill("Invite bot");
-  await page.getByLabel("Redirect URIs").fill(callback.uri);
-  await page.getByRole("checkbox", { name: "portal:read" }).check();
-  await page.getByRole("checkbox", { name: "guest:invite" }).check();
-  await page.getByRole("button", { name: "Create client" }).click();
-  const reveal = page.getByTestId("secret-reveal");
-  const clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
-  const clientSecret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
-  expect(clientId).toMatch(/^cpc_/);
-
-  const state = randomBytes(12).toString("base64url");
-  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: callback.uri, scope: "portal:read guest:invite", state })}`);
-  await page.getByRole("button", { name: "Approve" }).click();
-  await page.waitForURL((url) => url.href.startsWith(callback.uri));
-  const code = new URL(page.url()).searchParams.get("code");
-  expect(code).toBeTruthy();
-  const tokenResponse = await request.post("/oauth/token", {
-    form: { grant_type: "authorization_code", code: code!, client_id: clientId, client_secret: clientSecret, redirect_uri: callback.uri },
-  });
-  expect(tokenResponse.status()).toBe(200);
-  const accessToken = String(((await tokenResponse.json()) as Record<string, unknown>).access_token);
+  const { accessToken } = await authorizeNewClient(page, request, { name: "Invite bot", redirectUri: callback.uri, scopes: ["portal:read", "guest:invite"] });
   const headers = { Authorization: `Bearer ${accessToken}` };
 
   // The client invites a new address to Acme Ltd.

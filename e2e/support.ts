@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { test, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 // What several specs need: the demo sign-in and an OAuth client's callback server on loopback.
 
@@ -32,4 +33,39 @@ export function callbackServer(): { uri: string; received: URLSearchParams[] } {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return callback;
+}
+
+/**
+ * What an outside client does before its first API call: the admin registers it in API settings
+ * (the secret is read from the one-time reveal), approves the consent screen for `scopes`, and the
+ * client exchanges the code at /oauth/token. Ends signed in as the admin.
+ */
+export async function authorizeNewClient(
+  page: Page,
+  request: APIRequestContext,
+  { name, redirectUri, scopes }: { name: string; redirectUri: string; scopes: string[] },
+): Promise<{ clientId: string; clientSecret: string; accessToken: string }> {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("link", { name: "API settings" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Redirect URIs").fill(redirectUri);
+  for (const scope of scopes) await page.getByRole("checkbox", { name: scope }).check();
+  await page.getByRole("button", { name: "Create client" }).click();
+  const reveal = page.getByTestId("secret-reveal");
+  const clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
+  const clientSecret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
+  expect(clientId).toMatch(/^cpc_/);
+
+  const state = randomBytes(12).toString("base64url");
+  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(" "), state })}`);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL((url) => url.href.startsWith(redirectUri));
+  const code = new URL(page.url()).searchParams.get("code");
+  expect(code).toBeTruthy();
+  const tokenResponse = await request.post("/oauth/token", {
+    form: { grant_type: "authorization_code", code: code!, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri },
+  });
+  expect(tokenResponse.status()).toBe(200);
+  return { clientId, clientSecret, accessToken: String(((await tokenResponse.json()) as Record<string, unknown>).access_token) };
 }

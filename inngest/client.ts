@@ -1,6 +1,7 @@
 import { eventType, Inngest, type ClientOptions } from "inngest";
 import { env } from "@/lib/env";
-import { relayedEventSchemas } from "@/lib/events/types";
+import { setEventSender } from "@/lib/events/sender";
+import { relayedEventSchemas, type EventType } from "@/lib/events/types";
 import { inngestSettings } from "@/inngest/config";
 
 // Configuration is read when the SDK needs it, not at import: `next build` imports the route that
@@ -26,27 +27,29 @@ const options = {
 
 export const inngest = new Inngest(options);
 
+// The outbox relay (lib/events) sends through this client; lib/ never imports it.
+setEventSender((events) => inngest.send(events));
+
 /**
  * Typed events (Inngest 4 `eventType`, replacing v3's EventSchemas), for triggers:
  * `inngest.createFunction({ id, triggers: [events["file.uploaded"]] }, ({ event }) => ...)`.
- * The relay is the only sender; it sends plain payloads so that a row written under an older
- * schema still leaves the outbox (see lib/events/dispatch-pending-events.ts).
+ * Made from the one event catalogue (lib/events/types.ts), as the outbox's types are: one entry
+ * per catalogue type, enforced by `satisfies` (a type added there fails to compile until it is
+ * here). Written out because a generic mapping loses each event's data type. The relay sends
+ * plain payloads so that a row written under an older schema still leaves the outbox (see
+ * lib/events/dispatch-pending-events.ts).
  */
 export const events = {
   "portal.created": eventType("portal.created", { schema: relayedEventSchemas["portal.created"] }),
-  "portal.workflow_changed": eventType("portal.workflow_changed", {
-    schema: relayedEventSchemas["portal.workflow_changed"],
-  }),
+  "portal.workflow_changed": eventType("portal.workflow_changed", { schema: relayedEventSchemas["portal.workflow_changed"] }),
   "file.uploaded": eventType("file.uploaded", { schema: relayedEventSchemas["file.uploaded"] }),
   "file.signed": eventType("file.signed", { schema: relayedEventSchemas["file.signed"] }),
   "task.created": eventType("task.created", { schema: relayedEventSchemas["task.created"] }),
   "task.completed": eventType("task.completed", { schema: relayedEventSchemas["task.completed"] }),
   "guest.invited": eventType("guest.invited", { schema: relayedEventSchemas["guest.invited"] }),
+  "email.queued": eventType("email.queued", { schema: relayedEventSchemas["email.queued"] }),
   "portal.unlinked": eventType("portal.unlinked", { schema: relayedEventSchemas["portal.unlinked"] }),
-  "partner.link_changed": eventType("partner.link_changed", {
-    schema: relayedEventSchemas["partner.link_changed"],
-  }),
-  "task.reminders_changed": eventType("task.reminders_changed", {
-    schema: relayedEventSchemas["task.reminders_changed"],
-  }),
-};
+  "partner.link_changed": eventType("partner.link_changed", { schema: relayedEventSchemas["partner.link_changed"] }),
+  "task.reminders_changed": eventType("task.reminders_changed", { schema: relayedEventSchemas["task.reminders_changed"] }),
+  "webhook/delivery.requested": eventType("webhook/delivery.requested", { schema: relayedEventSchemas["webhook/delivery.requested"] }),
+} satisfies { [T in EventType]: { name: T } };

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
@@ -14,9 +15,25 @@ function createClient(): PrismaClient {
   return new PrismaClient({ adapter });
 }
 
-export function getDb(): PrismaClient {
+// The ambient transaction (D6, see runInTransaction): while one is open in the current async
+// context, `db` and `getDb()` are that transaction, so domain code that calls `db.x` or
+// `db.$transaction(fn)` joins it without knowing. A nested `$transaction(fn)` runs `fn` in a
+// savepoint: its failure undoes its own writes only, as a separate transaction's would.
+interface Ambient {
+  client: PrismaClient;
+  afterCommit: (() => void)[];
+  afterRollback: (() => Promise<void> | void)[];
+  savepoints: number;
+}
+const ambient = new AsyncLocalStorage<Ambient>();
+
+function rootClient(): PrismaClient {
   globalForDb.__db ??= createClient();
   return globalForDb.__db;
+}
+
+export function getDb(): PrismaClient {
+  return ambient.getStore()?.client ?? rootClient();
 }
 
 /** The Prisma client, created on first use so that importing this module reads no configuration. */
@@ -27,3 +44,103 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
     return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
   },
 });
+
+/** The transaction client as a PrismaClient whose `$transaction` joins the transaction. */
+function ambientClient(tx: Tx, state: () => Ambient): PrismaClient {
+  const nested = async (arg: unknown) => {
+    if (Array.isArray(arg)) {
+      // The array form: the queries run one after another in the open transaction.
+      return savepoint(tx, state(), async () => {
+        const results: unknown[] = [];
+        for (const query of arg as Promise<unknown>[]) results.push(await query);
+        return results;
+      });
+    }
+    return savepoint(tx, state(), () => (arg as (c: PrismaClient) => Promise<unknown>)(state().client));
+  };
+  return new Proxy(tx as unknown as PrismaClient, {
+    get(target, prop) {
+      if (prop === "$transaction") return nested;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function savepoint<T>(tx: Tx, state: Ambient, fn: () => Promise<T>): Promise<T> {
+  const name = `sp_${++state.savepoints}`;
+  await tx.$executeRawUnsafe(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw error;
+  }
+}
+
+export interface TransactionOptions {
+  /** Longest the whole transaction may stay open (Prisma's default of 5 s is too short for some API work). */
+  timeout?: number;
+}
+
+/**
+ * Runs `fn` in one transaction that every `db` call inside it joins (the ambient transaction), and
+ * then, after the commit, what `afterCommit` queued (or, after a rollback, what `afterRollback`
+ * queued). Inside an open ambient transaction it is a savepoint of that transaction, and the hooks
+ * wait for the outer commit. `fn` gets the transaction client for work that is explicitly
+ * transactional (`tx` parameters of domain helpers).
+ */
+export async function runInTransaction<T>(fn: (tx: PrismaClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const open = ambient.getStore();
+  if (open) return open.client.$transaction((tx) => fn(tx as PrismaClient));
+  const state: Ambient = { client: undefined as unknown as PrismaClient, afterCommit: [], afterRollback: [], savepoints: 0 };
+  let result: T;
+  try {
+    result = await rootClient().$transaction(
+      async (tx) => {
+        state.client = ambientClient(tx, () => state);
+        return ambient.run(state, () => fn(state.client));
+      },
+      { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
+    );
+  } catch (error) {
+    for (const hook of state.afterRollback) await Promise.resolve().then(hook).catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
+    throw error;
+  }
+  for (const hook of state.afterCommit) runSafely(hook);
+  return result;
+}
+
+/** Runs `hook` after the ambient transaction commits; at once when there is none. Never throws. */
+export function afterCommit(hook: () => void): void {
+  const open = ambient.getStore();
+  if (open) open.afterCommit.push(hook);
+  else runSafely(hook);
+}
+
+/**
+ * Runs `hook` if the ambient transaction rolls back (e.g. removes a stored object that the rolled
+ * back rows would have named); nothing happens without one.
+ */
+export function afterRollback(hook: () => Promise<void> | void): void {
+  ambient.getStore()?.afterRollback.push(hook);
+}
+
+function runSafely(hook: () => void): void {
+  try {
+    hook();
+  } catch (error) {
+    console.error("[db] after-commit step failed:", error);
+  }
+}
+
+/** Tests only: every `db` call (outside an ambient transaction) goes to `client` until the returned restore runs. */
+export function useClientForTests(client: PrismaClient): () => void {
+  const previous = globalForDb.__db;
+  globalForDb.__db = client;
+  return () => {
+    globalForDb.__db = previous;
+  };
+}

@@ -43,6 +43,8 @@ const schema = z
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: bool,
+    /** Longest one storage call may take, retries included; then 503 service_unavailable. */
+    S3_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 
     SMTP_URL: optionalString.pipe(
       z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limit_exceeded: 429,
   server_error: 500,
+  /** A service the request needs (file storage) did not answer in time; sent with Retry-After. */
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

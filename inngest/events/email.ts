@@ -1,5 +1,4 @@
-import { eventType } from "inngest";
-import { relayedEventSchemas } from "@/lib/events/types";
+import { events } from "@/inngest/client";
 
 /** An OutboundEmail row to send; relayed from the outbox (lib/email/send-email.ts queueEmail). */
-export const emailQueued = eventType("email.queued", { schema: relayedEventSchemas["email.queued"] });
+export const emailQueued = events["email.queued"];

@@ -1,19 +1,13 @@
-import { eventType } from "inngest";
-import { z } from "zod";
+import { events } from "@/inngest/client";
+import { deliveryRequestId } from "@/lib/events/types";
 
 /**
  * Internal: starts one delivery's attempt series (inngest/functions/webhook-delivery.ts). Sent by
- * the fan-out for each new delivery and by a redelivery. `first_attempt` numbers the series'
- * attempts in the delivery's log (1, or after the attempts already logged).
+ * the fan-out for each new delivery, and relayed from the outbox for a redelivery (its schema is
+ * the catalogue's, lib/events/types.ts). `first_attempt` numbers the series' attempts in the
+ * delivery's log (1, or after the attempts already logged).
  */
-export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
-  schema: z.object({
-    delivery_id: z.uuid(),
-    /** The concurrency key: one webhook's deliveries queue behind each other, not behind others'. */
-    webhook_id: z.uuid(),
-    first_attempt: z.int().positive(),
-  }),
-});
+export const webhookDeliveryRequested = events["webhook/delivery.requested"];
 
 export interface DeliveryRequest {
   deliveryId: string;
@@ -28,7 +22,7 @@ export interface DeliveryRequest {
  */
 export function deliveryRequestedEvent({ deliveryId, webhookId, firstAttempt }: DeliveryRequest) {
   return {
-    id: `webhook-delivery-${deliveryId}-${firstAttempt}`,
+    id: deliveryRequestId(deliveryId, firstAttempt),
     name: webhookDeliveryRequested.name,
     data: { delivery_id: deliveryId, webhook_id: webhookId, first_attempt: firstAttempt },
   };

@@ -57,3 +57,15 @@ describe("formatZodError", () => {
     expect(text).toBe("a: Required; b: Required; c: Required (and 2 more)");
   });
 });
+
+describe("mapError: 503 service_unavailable", () => {
+  it("is sent as it is, with its Retry-After, not turned into a 500", () => {
+    const mapped = mapError(new AppError("service_unavailable", "The file storage did not answer in time; retry later", { "Retry-After": "30" }));
+    expect(mapped).toEqual({
+      status: 503,
+      body: { error: "service_unavailable", error_description: "The file storage did not answer in time; retry later" },
+      headers: { "Retry-After": "30" },
+      unexpected: false,
+    });
+  });
+});

@@ -38,7 +38,8 @@ const SERVER_ERROR: ErrorBody = { error: "server_error", error_description: "The
 
 export function mapError(error: unknown): MappedError {
   // An AppError of status 500 may carry a detail meant for the logs: it is treated as unexpected.
-  if (isAppError(error) && error.status < 500) {
+  // 503 service_unavailable is meant for the client: retry after Retry-After.
+  if (isAppError(error) && (error.status < 500 || error.code === "service_unavailable")) {
     return { status: error.status, body: { error: error.code, error_description: error.message }, headers: error.headers, unexpected: false };
   }
   if (error instanceof ZodError) {

@@ -326,12 +326,30 @@ describe("Idempotency-Key (D6)", () => {
   it("409 while the first request with the key is still running, after waiting briefly", async () => {
     const ctx = await createApiContext();
     const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
-    await db.idempotencyRecord.create({
-      data: { clientId: ctx.client.id, key: "busy", method: "POST", path: "/api/v1/things", requestHash: hash, expiresAt: new Date(Date.now() + 60_000) },
+    // The first request: its transaction holds the claimed key, uncommitted, for longer than the wait.
+    let release: () => void = () => undefined;
+    const claimed = new Promise<void>((resolve) => {
+      void db
+        .$transaction(
+          async (tx) => {
+            await tx.idempotencyRecord.create({
+              data: { clientId: ctx.client.id, key: "busy", method: "POST", path: "/api/v1/things", requestHash: hash, expiresAt: new Date(Date.now() + 60_000) },
+            });
+            resolve();
+            await new Promise<void>((done) => (release = done));
+            throw new Error("the first request fails");
+          },
+          { timeout: 30_000 },
+        )
+        .catch(() => undefined);
     });
+    await claimed;
+    const started = Date.now();
     const res = await post(ctx.token, { name: "a" }, "busy");
+    release();
     expect(res.status).toBe(409);
     expect(res.json["error_description"]).toMatch(/still being processed/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
     expect(await runs(ctx.org.id)).toBe(0);
   });
 

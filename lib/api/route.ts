@@ -3,9 +3,11 @@ import { viewerFromApiAuth, type UserViewer } from "@/lib/access/viewer";
 import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
 import type { Scope } from "@/lib/oauth/scopes";
+import { findTextProblem } from "@/lib/text";
 import { authenticate, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
-import { formatZodError, mapError } from "./error-response";
-import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
+import { formatZodError, mapError, type MappedError } from "./error-response";
+import { getDb, runInTransaction } from "@/lib/db";
+import { claimIdempotencyKey, completeIdempotencyKey, findStoredOutcome, readIdempotencyKey, requestHash, type ClaimInput } from "./idempotency";
 import type { ObjectSchema, Operation, Parsed, ResponseSchemas, ResultOf } from "./operation";
 import { countRequest, rateLimitError, rateLimitHeaders } from "./rate-limit";
 import { parseJsonBody, readBody } from "./read-body";
@@ -16,6 +18,13 @@ import { jsonResponse, standardHeaders } from "./response";
 // (counted for every authenticated request, so its headers are on every response after that);
 // organization gate; scope; body size; path params (malformed id: 404); Idempotency-Key syntax;
 // JSON; query; body; idempotency claim (POST); the handler; response schema; error mapping.
+// A POST with an Idempotency-Key runs in one transaction with its claim and its stored outcome.
+
+/**
+ * Longest a POST with an Idempotency-Key may hold its transaction: a one-step `file_url` upload
+ * fetches for up to 30 s inside it (D15).
+ */
+const IDEMPOTENT_TRANSACTION_TIMEOUT_MS = 60_000;
 
 /** Next.js hands dynamic segments as a promise; absent when a test calls a static route. */
 export interface RouteContext {
@@ -80,7 +89,6 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
   const requestId = requestIdOf(req);
   const url = new URL(req.url);
   const headers = standardHeaders(requestId);
-  let recordId: string | null = null;
   let outcome: Outcome;
   try {
     let auth: ApiAuth | null = null;
@@ -97,34 +105,60 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
     // `as P`: an omitted schema is `undefined`, which P already allows (Parsed<undefined> = undefined).
     const params = await parseParams(op.params as P, ctx);
     const key = req.method === "POST" && auth ? readIdempotencyKey(req) : null;
-    const query = parse(op.query as Q, Object.fromEntries(url.searchParams), "Query");
-    const body = op.body ? parse(op.body, parseJsonBody(raw), "Request body") : undefined;
+    const query = parse(op.query as Q, storable(Object.fromEntries(url.searchParams), "Query"), "Query");
+    const body = op.body ? parse(op.body, storable(parseJsonBody(raw), "Request body"), "Request body") : undefined;
+    const viewer = auth ? viewerFromApiAuth(auth) : null;
+    const run = async () => serialize(op.responses, await handler({ req, url, requestId, auth, viewer, params, query, body: body as Parsed<B> }));
 
     if (key && auth) {
       const path = url.pathname + url.search;
-      const claim = await claimIdempotencyKey({ clientId: auth.clientRecordId, key, method: req.method, path, requestHash: requestHash(req.method, path, raw) });
-      if (claim.kind === "replay") return jsonResponse(claim.status, claim.body, { ...headers, "Idempotent-Replayed": "true" });
-      recordId = claim.recordId;
+      const claim: ClaimInput = { clientId: auth.clientRecordId, key, method: req.method, path, requestHash: requestHash(req.method, path, raw) };
+      const settled = await runIdempotent(claim, run);
+      if (settled.replayed) return jsonResponse(settled.status, settled.text, { ...headers, "Idempotent-Replayed": "true" });
+      outcome = settled;
+    } else {
+      outcome = await run();
     }
-
-    const viewer = auth ? viewerFromApiAuth(auth) : null;
-    const result = await handler({ req, url, requestId, auth, viewer, params, query, body: body as Parsed<B> });
-    outcome = serialize(op.responses, result);
   } catch (error) {
-    const mapped = mapError(error);
-    if (mapped.unexpected) console.error(`[api] ${requestId} ${req.method} ${url.pathname} failed:`, error);
-    outcome = { status: mapped.status, text: JSON.stringify(mapped.body), headers: mapped.headers };
-  }
-
-  if (recordId) {
-    // Stored: what the handler decided (2xx and 4xx). Released: 5xx, so a retry does the work.
-    // The work is done either way, so a failure here is logged and the response still sent; the
-    // key then counts as abandoned after a while (see idempotency.ts).
-    const id = recordId;
-    const settle = outcome.status < 500 ? completeIdempotencyKey(id, outcome.status, outcome.text) : releaseIdempotencyKey(id);
-    await settle.catch((e: unknown) => console.error(`[api] ${requestId} settling Idempotency-Key failed:`, e));
+    outcome = errorOutcome(error, requestId, req.method, url.pathname);
   }
   return jsonResponse(outcome.status, outcome.text, { ...outcome.headers, ...headers });
+}
+
+function errorOutcome(error: unknown, requestId: string, method: string, path: string): Outcome {
+  const mapped = mapError(error);
+  if (mapped.unexpected) console.error(`[api] ${requestId} ${method} ${path} failed:`, error);
+  return mappedOutcome(mapped);
+}
+
+const mappedOutcome = (mapped: MappedError): Outcome => ({ status: mapped.status, text: JSON.stringify(mapped.body), headers: mapped.headers });
+
+/**
+ * D6: the claim, the handler's work and the stored outcome commit together. A stored outcome is
+ * replayed without opening a transaction. The handler runs in a savepoint, so a 4xx it throws
+ * undoes its own writes and is stored; a 5xx (or any failure of the transaction) rolls back the
+ * claim with the work, and the retry runs again.
+ */
+async function runIdempotent(claim: ClaimInput, run: () => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
+  const stored = await findStoredOutcome(getDb(), claim);
+  if (stored?.kind === "replay") return { status: stored.status, text: stored.body, headers: {}, replayed: true };
+  return runInTransaction(
+    async (tx) => {
+      const claimed = await claimIdempotencyKey(tx, claim);
+      if (claimed.kind === "replay") return { status: claimed.status, text: claimed.body, headers: {}, replayed: true };
+      let outcome: Outcome;
+      try {
+        outcome = await tx.$transaction(run);
+      } catch (error) {
+        const mapped = mapError(error);
+        if (mapped.status >= 500) throw error;
+        outcome = mappedOutcome(mapped);
+      }
+      await completeIdempotencyKey(tx, claimed.recordId, outcome.status, outcome.text);
+      return { ...outcome, replayed: false };
+    },
+    { timeout: IDEMPOTENT_TRANSACTION_TIMEOUT_MS },
+  );
 }
 
 async function parseParams<P extends ObjectSchema | undefined>(schema: P, ctx: RouteContext | undefined): Promise<Parsed<P>> {
@@ -134,6 +168,13 @@ async function parseParams<P extends ObjectSchema | undefined>(schema: P, ctx: R
   // D4: a path that does not parse names nothing that exists.
   const issue = result.error.issues.find((i) => i.code === "custom");
   throw new AppError("not_found", issue?.message ?? "Not found");
+}
+
+/** D3: NUL and lone surrogates are refused here, once for every field of every operation. */
+function storable(input: unknown, root: string): unknown {
+  const problem = findTextProblem(input, root);
+  if (problem) throw invalidRequest(problem);
+  return input;
 }
 
 function parse<S extends z.ZodType | undefined>(schema: S, input: unknown, root: string): Parsed<S> {

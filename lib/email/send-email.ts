@@ -1,6 +1,6 @@
 import { db, type Tx } from "@/lib/db";
 import { deliverEmail } from "@/lib/email/deliver-email";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { smtpTransport } from "@/lib/email/transport";
 
@@ -38,9 +38,7 @@ export async function queueEmail(tx: Tx, message: EmailMessage & { orgId: string
 export async function sendEmail(message: EmailMessage): Promise<{ id: string; status: EmailStatus }> {
   const { orgId } = message;
   if (orgId) {
-    const queued = await db.$transaction((tx) => queueEmail(tx, { ...message, orgId }));
-    if (queued.status === "queued") kickEventRelay();
-    return queued;
+    return withChange((tx) => queueEmail(tx, { ...message, orgId }));
   }
   const status = smtpTransport() ? "queued" : "captured";
   const record = await db.outboundEmail.create({ data: { ...message, orgId: null, status }, select: { id: true } });

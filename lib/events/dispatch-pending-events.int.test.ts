@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
+// Loading the Inngest client registers it as the outbox's sender (lib/events/sender.ts).
+import "@/inngest/client";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { recordEvent } from "@/lib/events/record-event";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";

@@ -1,7 +1,7 @@
-import type { EventPayload } from "inngest";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { inngest } from "@/inngest/client";
+import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
+import { commandEventIds, isEventType } from "./types";
 
 export type DispatchOptions = {
   /** Most events handed over in one call (one Inngest request). */
@@ -10,6 +10,8 @@ export type DispatchOptions = {
   orgId?: string;
   /** Give up on a send after this long; the events stay pending. */
   sendTimeoutMs?: number;
+  /** Defaults to the registered sender (lib/events/sender.ts). */
+  send?: EventSender;
 };
 
 type PendingRow = {
@@ -65,7 +67,8 @@ export async function dispatchPendingEvents(
   const ids = rows.map((r) => r.id);
 
   try {
-    await withTimeout(inngest.send(rows.map(toInngestEvent)), sendTimeoutMs);
+    const send = options.send ?? eventSender();
+    await withTimeout(send(rows.map(toOutgoingEvent)), sendTimeoutMs);
   } catch (err) {
     await db.event.updateMany({
       where: { id: { in: ids } },
@@ -81,13 +84,16 @@ export async function dispatchPendingEvents(
 }
 
 /**
- * The Inngest event for an outbox row. The row id is the Inngest event id (its idempotency key) and
- * `event_id` in the data, so every consumer can name the event the same way (D21). A plain payload,
+ * The job engine's event for an outbox row. The row id is its event id (its idempotency key) and
+ * `event_id` in the data, so every consumer can name the event the same way (D21). A command
+ * (`commandEventIds` in types.ts) goes as it is, under the id its catalogue entry gives it. A plain payload,
  * not `events[type].create()`: validation was done when the row was written, and a row written
  * under an older schema must still leave the outbox.
  */
-function toInngestEvent(row: PendingRow): EventPayload {
+function toOutgoingEvent(row: PendingRow): OutgoingEvent {
   const own = isJsonObject(row.data) ? row.data : {};
+  const commandId = isEventType(row.type) ? commandEventIds[row.type] : undefined;
+  if (commandId) return { id: (commandId as (d: unknown) => string)(own), name: row.type, data: own, ts: row.occurredAt.getTime() };
   return {
     id: row.id,
     name: row.type,

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
+// Loading the Inngest client registers it as the outbox's sender (lib/events/sender.ts).
+import "@/inngest/client";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { kickEventRelay, startEventRelay } from "@/lib/events/event-relay";
 import { recordEvent } from "@/lib/events/record-event";

@@ -1,3 +1,4 @@
+import { afterCommit } from "@/lib/db";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 
 // The in-process relay: a timer chain (never setInterval, so runs cannot overlap) that hands the
@@ -128,8 +129,10 @@ export function startEventRelay(options: EventRelayOptions = {}): EventRelayHand
 
 /**
  * Asks the relay to run now; domain code calls it after committing a transaction that recorded
- * events. Never throws; without a running relay the events wait for the cron sweep.
+ * events. Inside an ambient transaction (lib/db.ts) the kick waits for that transaction's commit,
+ * as its events are not visible before. Never throws; without a running relay the events wait for
+ * the cron sweep.
  */
 export function kickEventRelay(): void {
-  globalForRelay.__eventRelay?.kick();
+  afterCommit(() => globalForRelay.__eventRelay?.kick());
 }

@@ -91,9 +91,32 @@ export const eventDataSchemas = {
     status: z.enum(taskStatuses),
     deleted: z.boolean(),
   }),
+  /**
+   * A command to the job engine, not a fact: start one webhook delivery's attempt series
+   * (inngest/functions/webhook-delivery.ts). Written by a redelivery in its transaction; the
+   * webhook fan-out sends the same event directly from its Inngest step. Relayed as it is (no
+   * envelope), under the id deliveryRequestId() gives it: a repeated send starts one run only.
+   * `first_attempt` numbers the series' attempts in the delivery's log.
+   */
+  "webhook/delivery.requested": z.strictObject({
+    delivery_id: id,
+    /** The concurrency key: one webhook's deliveries queue behind each other, not behind others'. */
+    webhook_id: id,
+    first_attempt: z.int().positive(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
+
+/** Event types relayed as commands: their own data only, under their own Inngest event id. */
+export const commandEventIds: { [T in EventType]?: (data: EventData<T>) => string } = {
+  "webhook/delivery.requested": (d) => deliveryRequestId(d.delivery_id, d.first_attempt),
+};
+
+/** Inngest drops an event whose id it has seen in the last 24 hours: one run per attempt series. */
+export function deliveryRequestId(deliveryId: string, firstAttempt: number): string {
+  return `webhook-delivery-${deliveryId}-${firstAttempt}`;
+}
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
 
 export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
@@ -139,6 +162,7 @@ export const relayedEventSchemas = {
   "portal.unlinked": withEnvelope(eventDataSchemas["portal.unlinked"]),
   "partner.link_changed": withEnvelope(eventDataSchemas["partner.link_changed"]),
   "task.reminders_changed": withEnvelope(eventDataSchemas["task.reminders_changed"]),
+  "webhook/delivery.requested": eventDataSchemas["webhook/delivery.requested"],
 } as const satisfies Record<EventType, z.ZodObject>;
 
 export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

@@ -1,7 +1,7 @@
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { accessPortal } from "@/lib/portals/get-portal";
 import { lockPortal } from "@/lib/portals/lock-portal";
@@ -54,7 +54,7 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
     throw invalidRequest(`file_id: The bytes were uploaded with Content-Type ${JSON.stringify(stored.contentType)}, not the ${JSON.stringify(pending.contentType)} the upload_url was signed for`);
   }
 
-  const result = await db.$transaction(async (tx) => {
+  const result = await withChange(async (tx) => {
     await lockPortal(tx, { orgId, portalId });
     const target = await checkUploadTarget(tx, {
       orgId,
@@ -86,6 +86,5 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
     if (result.file.status === "registered" && result.file.deletedAt === null) return result.file;
     throw invalidRequest("file_id: The upload expired (pending uploads last 1 hour)");
   }
-  kickEventRelay();
   return result.file;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { afterRollback, db } from "@/lib/db";
+import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
 import { accessPortal } from "@/lib/portals/get-portal";
@@ -59,9 +59,12 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
   const id = randomUUID();
   const storageKey = fileStorageKey(orgId, id);
   const { size, contentType } = await fetchIntoStorage(input, storageKey);
+  // Inside an API request's idempotency transaction the row may still roll back after this
+  // function returned; the object goes with it.
+  afterRollback(() => deleteObject(storageKey));
 
   try {
-    const file = await db.$transaction(async (tx) => {
+    const file = await withChange(async (tx) => {
       const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
       const now = new Date();
       const created = await tx.fileEntry.create({
@@ -76,7 +79,6 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
       await recordUpload(tx, { actor, file: created, mode: "file_url" });
       return created;
     });
-    kickEventRelay();
     return file;
   } catch (error) {
     await deleteObject(storageKey).catch(() => undefined);

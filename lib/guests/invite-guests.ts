@@ -1,10 +1,9 @@
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { invitationEmail } from "@/lib/email/templates/invitation";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { lockPortal } from "@/lib/portals/lock-portal";
@@ -30,7 +29,7 @@ export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInp
   const { orgId } = viewer;
   const actor = actorOf(viewer);
   const inviterId = userIdOf(viewer);
-  const invitedCount = await db.$transaction(
+  const invitedCount = await withChange(
     async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });
       const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { name: true, defaultGuestPermissions: true } });
@@ -79,6 +78,5 @@ export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInp
     },
     { timeout: 60_000 },
   );
-  kickEventRelay();
   return { invitedCount };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pathId } from "@/lib/api/schemas";
+import { isStorableText, UNSTORABLE_TEXT } from "@/lib/text";
 
 // The guest invitation request and answer (spec section 4 Guests, D16).
 
@@ -16,7 +17,7 @@ const guestEmail = z
   .refine((v) => emailCheck.safeParse(v).success, { error: (issue) => `Invalid email address "${String(issue.input)}"` })
   .meta({ format: "email" });
 
-const guestName = z.string().trim().max(MAX_GUEST_NAME_LENGTH).nullable();
+const guestName = z.string().trim().max(MAX_GUEST_NAME_LENGTH).refine(isStorableText, UNSTORABLE_TEXT).nullable();
 
 export const GuestsParamsSchema = z.object({ portalId: pathId("Portal") });
 

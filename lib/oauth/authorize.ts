@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { parseScopeString, type Scope } from "@/lib/oauth/scopes";
+import { isStorableText } from "@/lib/text";
 
 // The authorize side of the code flow (D23): checking the request, then issuing a code for the
 // scopes the user approved.
@@ -45,6 +46,9 @@ export type AuthorizeCheck =
 
 /** Checks an authorization request. Errors that cannot be sent to a trusted redirect URI are pages. */
 export async function checkAuthorizeRequest(params: AuthorizeParams): Promise<AuthorizeCheck> {
+  // D3: NUL or a lone surrogate cannot be looked up; nothing about such a request can be trusted.
+  const unreadable = Object.entries(params).find(([, value]) => typeof value === "string" && !isStorableText(value));
+  if (unreadable) return { kind: "error_page", message: `The request's ${unreadable[0]} is not valid text.` };
   const clientId = params.client_id?.trim();
   if (!clientId) return { kind: "error_page", message: "The request has no client_id." };
   const client = await db.oAuthClient.findUnique({

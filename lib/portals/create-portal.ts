@@ -1,9 +1,8 @@
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
@@ -25,7 +24,7 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
   const { name, tags = [], isTemplate = false, templateId } = CreatePortalBodySchema.parse(input);
   const createdById = userIdOf(viewer);
 
-  const portalId = await db.$transaction(async (tx) => {
+  const portalId = await withChange(async (tx) => {
     let template: { id: string; tags: string[]; workflowStateId: string | null } | null = null;
     if (templateId !== undefined) {
       await requireTemplatePlan(tx, orgId);
@@ -53,6 +52,5 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
     await recordEvent(tx, { orgId, portalId: portal.id, type: "portal.created", data: { created_by: createdById, tags: allTags, is_template: isTemplate } });
     return portal.id;
   });
-  kickEventRelay();
   return loadPortal(viewer, portalId, "update");
 }

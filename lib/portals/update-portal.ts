@@ -1,12 +1,12 @@
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db, type Tx } from "@/lib/db";
+import type { Tx } from "@/lib/db";
 import { applyExternalIdChanges } from "@/lib/external-ids/apply-changes";
 import { applyPartnerIdChange } from "@/lib/external-ids/partner-link";
 import { toExternalIdChanges } from "@/lib/external-ids/schemas";
 import { externalIdConflictOf } from "@/lib/external-ids/unique-violation";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { changeWorkflowState } from "@/lib/workflow/change-workflow-state";
 import { loadPortal } from "./get-portal";
@@ -28,7 +28,7 @@ export async function updatePortal({ viewer, portalId, ...input }: UpdatePortalI
   const body = UpdatePortalBodySchema.parse(input);
   let recordedEvents: boolean;
   try {
-    recordedEvents = await db.$transaction(async (tx) => {
+    recordedEvents = await withChange(async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });
       await updateFields(tx, { orgId, actor, portal, body });
       let events = false;
@@ -43,7 +43,6 @@ export async function updatePortal({ viewer, portalId, ...input }: UpdatePortalI
   } catch (error) {
     throw externalIdConflictOf(error);
   }
-  if (recordedEvents) kickEventRelay();
   return loadPortal(viewer, portalId, "update");
 }
 

@@ -1,7 +1,7 @@
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit, type Actor } from "@/lib/audit/record-audit";
-import { db, type Tx } from "@/lib/db";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import type { Tx } from "@/lib/db";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { toApiActionType } from "./action-types";
 import { actorUserId, lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
@@ -65,11 +65,10 @@ export async function markTaskOpen(tx: Tx, { orgId, taskId, actor }: { orgId: st
 
 /** POST complete: 404 for a missing, deleted or foreign task; a Done task stays as it is. */
 export async function completeTask({ viewer, taskId }: { viewer: Viewer; taskId: string }): Promise<{ changed: boolean }> {
-  const changed = await db.$transaction(async (tx) => {
+  const changed = await withChange(async (tx) => {
     await lockTaskFor(tx, viewer, taskId, "manageTasks");
     return markTaskDone(tx, { orgId: viewer.orgId, taskId, actor: actorOf(viewer) });
   });
-  if (changed) kickEventRelay();
   return { changed };
 }
 
@@ -86,7 +85,5 @@ export async function completeTaskByUpload({ viewer, taskId, fileId }: { viewer:
     return markTaskDone(t, { orgId: viewer.orgId, taskId, actor: actorOf(viewer), fileId });
   };
   if (tx) return run(tx);
-  const changed = await db.$transaction(run);
-  if (changed) kickEventRelay();
-  return changed;
+  return withChange(run);
 }

@@ -1,9 +1,8 @@
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { isUuid } from "@/lib/ids";
 import { fromApiActionType } from "./action-types";
@@ -28,7 +27,7 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
   const actionType = body.action_type ?? "General";
   const dueDate = body.due_date === undefined ? null : new Date(body.due_date);
 
-  const taskId = await db.$transaction(async (tx) => {
+  const taskId = await withChange(async (tx) => {
     const portal = isUuid(portalId) ? await tx.portal.findFirst({ where: { id: portalId, orgId, deletedAt: null }, select: { id: true } }) : null;
     if (!portal) throw notFound("Portal");
     const assignees = await resolveAssignees(tx, { orgId, portalId, guestIds: body.assigned_guest_ids, memberIds: body.assigned_member_ids });
@@ -70,6 +69,5 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
     if (sendReminder) await recordRemindersChanged(tx, task.id);
     return task.id;
   });
-  kickEventRelay();
   return { taskId };
 }

@@ -1,8 +1,7 @@
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
-import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
@@ -20,7 +19,7 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
   const { orgId } = viewer;
   const actor = actorOf(viewer);
   const body = UpdateTaskBodySchema.parse(input);
-  const changed = await db.$transaction(async (tx) => {
+  const changed = await withChange(async (tx) => {
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     const dueDate = body.due_date === undefined ? task.dueDate : body.due_date === null ? null : new Date(body.due_date);
     const sendReminder = body.send_reminder ?? task.sendReminder;
@@ -63,6 +62,5 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
     if (reminderFieldsChanged && !(transitioned && sendReminder)) await recordRemindersChanged(tx, task.id);
     return fields.length > 0 || transitioned;
   });
-  if (changed) kickEventRelay();
   return { changed };
 }

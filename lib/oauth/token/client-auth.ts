@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
 import type { OAuthParams } from "@/lib/oauth/token/read-params";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
+import { textProblem } from "@/lib/text";
 
 // Client authentication (RFC 6749 2.3.1): HTTP Basic or client_id + client_secret in the body,
 // never both. Every client is confidential (spec 5.6), so a secret is always required.
@@ -26,11 +27,15 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
   const colon = decoded.indexOf(":");
   if (colon < 1) throw invalidClient("The Authorization header is not valid HTTP Basic client authentication");
   const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+  let credentials: { clientId: string; clientSecret: string };
   try {
-    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+    credentials = { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
   } catch {
     throw invalidClient("The HTTP Basic credentials are not form-urlencoded");
   }
+  const problem = textProblem(credentials.clientId) ?? textProblem(credentials.clientSecret);
+  if (problem) throw oauthInvalidRequest(`Authorization: the HTTP Basic client_id or client_secret: ${problem}`);
+  return credentials;
 }
 
 function credentialsOf(params: OAuthParams, authorization: string | null): { clientId: string; clientSecret: string } {

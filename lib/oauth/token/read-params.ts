@@ -1,4 +1,5 @@
 import { oauthInvalidRequest } from "@/lib/oauth/token/errors";
+import { textProblem } from "@/lib/text";
 
 // The body of a token or revocation request, form-encoded (RFC 6749) or JSON (spec 5.3), as one
 // flat map of string parameters. Empty values count as absent (RFC 6749 3.1).
@@ -62,7 +63,12 @@ export async function readOAuthParams(request: Request): Promise<OAuthParams> {
     throw oauthInvalidRequest("Content-Type must be application/x-www-form-urlencoded or application/json");
   }
   const text = await readCapped(request);
-  return mediaType === "application/json" ? fromJson(text) : fromForm(text);
+  const params = mediaType === "application/json" ? fromJson(text) : fromForm(text);
+  for (const [name, value] of params) {
+    const problem = textProblem(value);
+    if (problem) throw oauthInvalidRequest(`Parameter ${name}: ${problem}`);
+  }
+  return params;
 }
 
 /** A required parameter, or invalid_request naming it. */

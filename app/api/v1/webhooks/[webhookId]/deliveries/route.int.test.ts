@@ -3,6 +3,7 @@ import { buildOpenApiDocument } from "@/lib/api/openapi/document";
 import { callRoute } from "@/lib/api/test-support/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
+import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { createDeliveriesForEvent } from "@/lib/webhooks/fan-out";
 import {
@@ -129,6 +130,8 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
 
     expect(res.status).toBe(202);
     expect(res.json).toMatchObject({ delivery_id: request.delivery_id, status: "pending", attempt_count: 4, completed_at: null });
+    // The start event leaves through the outbox: the relay's run (no relay runs in tests).
+    await dispatchPendingEvents({ orgId: ctx.org.id });
     const started = inngestApi.events.filter((e) => e.name === "webhook/delivery.requested" && e.data["delivery_id"] === request.delivery_id);
     expect(started).toEqual([
       expect.objectContaining({ id: `webhook-delivery-${request.delivery_id}-5`, data: { delivery_id: request.delivery_id, webhook_id: hook.webhook_id, first_attempt: 5 } }),
@@ -166,15 +169,44 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).status).toBe("succeeded");
   });
 
-  it("leaves the delivery as it was when the job engine cannot be reached", async () => {
-    const { ctx, hook, request } = await deliveredOnce([500, 500, 500, 500]);
+  it("is recorded while the job engine cannot be reached; its start event leaves the outbox once it is back", async () => {
+    const { ctx, r, hook, request } = await deliveredOnce([500, 500, 500, 500]);
+    await dispatchPendingEvents({ orgId: ctx.org.id }); // the guest.invited event behind the delivery
     await inngestApi.pause();
     const res = await redeliver(ctx, hook.webhook_id, request.delivery_id);
-    expect(res.status).toBe(500);
-    expect(res.json).toMatchObject({ error: "server_error" });
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).toMatchObject({ status: "failed", completedAt: expect.any(Date), attemptCount: 4 });
+    expect(res.status).toBe(202);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).toMatchObject({ status: "pending", completedAt: null, attemptCount: 4 });
+    expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 0, failed: 1 });
     await inngestApi.listen();
+    expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 1, failed: 0 });
+    const started = inngestApi.events.filter((e) => e.name === "webhook/delivery.requested" && e.data["delivery_id"] === request.delivery_id);
+    expect(started.map((e) => e.id)).toEqual([`webhook-delivery-${request.delivery_id}-5`]);
+    r.reply(200);
+    expect((await runDelivery(started[0]!.data as DeliveryRequest)).result).toMatchObject({ outcome: "succeeded", attempt: 5 });
+  });
+
+  // Issue 11: a crash between the redelivery's commit and its hand-off to the job engine used to
+  // leave the delivery pending with no run behind it. Now the hand-off is the relay's: a process
+  // that died right after the commit (no relay ran) is made good by the relay of the next one.
+  it("interrupted between its commit and its hand-off, is delivered after a restart", async () => {
+    const { ctx, r, hook, request } = await deliveredOnce([500, 500, 500, 500]);
+    await dispatchPendingEvents({ orgId: ctx.org.id }); // the guest.invited event behind the delivery
+    const before = inngestApi.events.length;
     expect((await redeliver(ctx, hook.webhook_id, request.delivery_id)).status).toBe(202);
+    // The "crash": nothing was handed over, the row waits in the outbox with the committed change.
+    expect(inngestApi.events.length).toBe(before);
+    const pending = await db.event.findMany({ where: { orgId: ctx.org.id, type: "webhook/delivery.requested", dispatchedAt: null } });
+    expect(pending.map((e) => e.data)).toEqual([{ delivery_id: request.delivery_id, webhook_id: hook.webhook_id, first_attempt: 5 }]);
+    expect(await db.auditLog.count({ where: { orgId: ctx.org.id, action: "webhook_delivery.redelivered", targetId: request.delivery_id } })).toBe(1);
+
+    // The restart: the relay runs again.
+    expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 1, failed: 0 });
+    const [started] = inngestApi.events.slice(before);
+    expect(started).toMatchObject({ name: "webhook/delivery.requested", id: `webhook-delivery-${request.delivery_id}-5` });
+    r.reply(200);
+    expect((await runDelivery(started!.data as DeliveryRequest)).result).toMatchObject({ outcome: "succeeded", attempt: 5 });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).toMatchObject({ status: "succeeded", attemptCount: 5 });
+    expect(r.requests).toHaveLength(5);
   });
 });
 
