@@ -55,6 +55,8 @@ const schema = z
     INNGEST_SIGNING_KEY: optionalString,
     INNGEST_BASE_URL: optionalUrl,
     INNGEST_DEV: optionalString,
+    /** Longest single step sleep (days): Inngest allows a year, its free plan 7 days. */
+    INNGEST_MAX_SLEEP_DAYS: z.coerce.number().positive().max(365).default(7),
 
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),

@@ -35,7 +35,11 @@ function run(event: Awaited<ReturnType<typeof lastChange>>, during: Partial<Reco
   return new InngestTestEngine({
     function: taskReminders,
     events: [event as never],
-    steps: LABELS.map((label) => ({ id: `sleep-until-${label}`, handler: async () => void (await during[label]?.()) })),
+    steps: [
+      ...LABELS.map((label) => ({ id: `sleep-until-${label}`, handler: async () => void (await during[label]?.()) })),
+      // The wake-ups on the way to a point more than 7 days ahead return at once too.
+      ...LABELS.flatMap((label) => [1, 2, 3].map((n) => ({ id: `wait-${label}-${n}`, handler: () => undefined }))),
+    ],
   }).execute();
 }
 
@@ -128,6 +132,29 @@ describe("task-reminders", () => {
     expect(sleeps(next.ctx)).toEqual([]);
   });
 
+  it("a task due in 500 days reaches its first point through sleeps of at most 7 days, re-checking the task at each", async () => {
+    const s = await setup();
+    const due = new Date(Date.now() + 500 * DAY);
+    const { taskId } = await createTask({ orgId: s.org.id, actor: s.actor, portalId: s.portal.id, title: "Far", due_date: due.toISOString(), send_reminder: true });
+    const waits = Array.from({ length: 69 }, (_, i) => `wait-14d-before-${i + 1}`);
+    const engine = new InngestTestEngine({
+      function: taskReminders,
+      events: [(await lastChange(taskId)) as never],
+      steps: [
+        ...[...waits, ...LABELS.map((l) => `sleep-until-${l}`)].map((id) => ({ id, handler: () => undefined })),
+        // Completed while the run sleeps far from any point: the next check ends it.
+        { id: "wait-14d-before-3", handler: () => completeTask({ orgId: s.org.id, actor: s.actor, taskId }).then(() => undefined) },
+      ],
+    });
+    const { result, ctx } = await engine.execute();
+    expect(result).toEqual({ sent: [], stopped: "not_open" });
+    const calls = sleeps(ctx) as Array<[string, string]>;
+    expect(calls.map((c) => c[0])).toEqual(waits.slice(0, 3));
+    const times = [Date.now() - 60_000, ...calls.map((c) => Date.parse(c[1]))];
+    expect(Math.max(...times.slice(2).map((t, i) => t - times[i + 1]!))).toBe(7 * DAY);
+    expect(await reminderLog(taskId)).toEqual([]);
+  });
+
   it("turning reminders off stops the run; a changed due date reschedules", async () => {
     const s = await setup();
     const due = new Date(Date.now() + 20 * DAY);
@@ -145,7 +172,9 @@ describe("task-reminders", () => {
       "3d-before": () => updateTask({ orgId: s.org.id, actor: s.actor, taskId, send_reminder: false }),
     });
     const points = [-14, -7, -3].map((d) => new Date(moved.getTime() + d * DAY).toISOString());
-    expect(sleeps(second.ctx)).toEqual(LABELS.slice(0, 3).map((label, i) => [`sleep-until-${label}`, points[i]]));
+    // 16 days to the first point: two 7-day wake-ups on the way, then the points.
+    expect(sleeps(second.ctx).map((c) => c[0])).toEqual(["wait-14d-before-1", "wait-14d-before-2", ...LABELS.slice(0, 3).map((l) => `sleep-until-${l}`)]);
+    expect(sleeps(second.ctx).slice(2)).toEqual(LABELS.slice(0, 3).map((label, i) => [`sleep-until-${label}`, points[i]]));
     expect(second.result).toEqual({ sent: [-14, -7], stopped: "reminders_off" });
     expect((await reminderLog(taskId)).map((r) => [r.offsetDays, r.scheduledFor.toISOString()])).toEqual([
       [-14, new Date(due.getTime() - 14 * DAY).toISOString()],
