@@ -73,6 +73,21 @@ const schema = z
     PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
     PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),
   })
+  .superRefine((e, ctx) => {
+    // In production the app talks to Inngest Cloud (or a self-hosted Inngest): without both keys
+    // events could not be sent and calls could not be verified. INNGEST_DEV opts into a Dev
+    // Server explicitly (the end-to-end servers do); `npm start` never starts a local executor.
+    if (e.NODE_ENV !== "production" || e.INNGEST_DEV !== undefined) return;
+    for (const name of ["INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY"] as const) {
+      if (!e[name]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required in production (your Inngest environment's keys; or set INNGEST_DEV=1 to use an Inngest Dev Server)",
+        });
+      }
+    }
+  })
   .transform((e) => ({ ...e, API_URL: e.API_URL ?? e.APP_URL }));
 
 export type Env = z.infer<typeof schema>;

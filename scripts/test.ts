@@ -7,8 +7,10 @@
  *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
  *   5. build        next build
  *   6. e2e          playwright test (the build from step 5 on fresh services)
+ *   7. durable      playwright test -c playwright.durable.config.ts: the same build with the local
+ *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
  *
- * `npm test -- unit`, `-- int`, `-- e2e` (several may be given) run just those tiers, with the
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable` (several may be given) run just those tiers, with the
  * steps they need first (generate; and build for e2e). The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
@@ -37,6 +39,7 @@ interface Step {
 }
 
 const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
+const playwrightReport = (id: string): string => path.join(reports, id === "e2e" ? "playwright.json" : `playwright-${id}.json`);
 
 function vitest(id: string, title: string, project: string): Step {
   return {
@@ -76,7 +79,14 @@ const STEPS: Step[] = [
     command: process.execPath,
     args: [bin("@playwright/test/cli.js"), "test"],
     // playwright.config.ts writes this next to its list output.
-    count: (exitCode) => countPlaywright(path.join(reports, "playwright.json"), exitCode),
+    count: (exitCode) => countPlaywright(playwrightReport("e2e"), exitCode),
+  },
+  {
+    id: "durable",
+    title: "Durable end-to-end tests (playwright test -c playwright.durable.config.ts)",
+    command: process.execPath,
+    args: [bin("@playwright/test/cli.js"), "test", "-c", "playwright.durable.config.ts"],
+    count: (exitCode) => countPlaywright(playwrightReport("durable"), exitCode),
   },
 ];
 
@@ -86,6 +96,7 @@ const TIERS: Record<string, string[]> = {
   int: ["generate", "integration"],
   integration: ["generate", "integration"],
   e2e: ["generate", "build", "e2e"],
+  durable: ["generate", "build", "durable"],
   typecheck: ["generate", "typecheck"],
   build: ["generate", "build"],
 };
@@ -181,7 +192,7 @@ async function main(): Promise<void> {
     header(`[${index + 1}/${steps.length}] ${step.title}`);
     if (step.count) {
       // A report left over from an earlier run must not be counted for this one.
-      rmSync(step.id === "e2e" ? path.join(reports, "playwright.json") : vitestReport(step.id), { force: true });
+      rmSync(step.id === "e2e" || step.id === "durable" ? playwrightReport(step.id) : vitestReport(step.id), { force: true });
     }
     const started = Date.now();
     const exitCode = await run(step);

@@ -189,7 +189,7 @@ export class InngestExecutor {
   private server: Server | undefined;
   private cronTimer: NodeJS.Timeout | undefined;
   private lastCronMinute = -1;
-  private readonly timeScale: number;
+  private timeScale: number;
   private readonly log: (line: string) => void;
   url = "";
 
@@ -231,6 +231,11 @@ export class InngestExecutor {
   }
 
   // --- what tests use ----------------------------------------------------------------------
+
+  /** Changes the time scale for waits that start from now on. */
+  setTimeScale(scale: number): void {
+    this.timeScale = scale;
+  }
 
   state(): ExecutorState {
     return {
