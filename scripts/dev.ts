@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { loadDevSecrets } from "./lib/dev-secrets";
+import { startDevInngest } from "./lib/dev-inngest";
 import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
 import { applyMigrations } from "./lib/schema-engine";
 
@@ -40,6 +41,11 @@ async function main(): Promise<void> {
   }
   if (!env.SMTP_URL) log(`email is captured, not sent: read it at ${env.APP_URL}/dev/mailbox`);
 
+  const inngest = await startDevInngest({ env, dataDir, appUrl: env.APP_URL, log });
+  stops.push(inngest.stop);
+  Object.assign(env, inngest.env);
+  log(`background jobs: ${inngest.description}`);
+
   const { applied } = await applyMigrations(env.DATABASE_URL);
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
 
@@ -63,8 +69,11 @@ async function main(): Promise<void> {
       log(`Client Portals is running at ${env.APP_URL}`);
       log(`Demo sign-in: ${DEMO.admin.email} / ${DEMO.password} (admin)`);
       log(`              ${DEMO.member.email} / ${DEMO.password} (member), ${DEMO.guest.email} / ${DEMO.password} (guest)`);
-      log(`Background jobs: run \`npx inngest-cli dev -u ${env.APP_URL}/api/inngest\` where it can be installed;`);
-      log("events wait in the database until it is reachable.");
+      log(`Background jobs: ${inngest.description}`);
+      inngest.appReady(`http://127.0.0.1:${port}/api/inngest`).then(
+        () => log("background jobs: the app's functions are synced"),
+        (e: unknown) => log(`background jobs: sync failed (${e instanceof Error ? e.message : String(e)}); events wait in the database`),
+      );
     }
   });
   const shutdown = async (code: number) => {

@@ -40,7 +40,7 @@ export async function startDurableServices(log: (line: string) => void, profile:
     log(`local Inngest executor (dev mode) at ${executor.url}`);
     return {
       env: { INNGEST_DEV: "1", INNGEST_BASE_URL: executor.url },
-      sync: (serveUrl) => syncWhenUp(executor, serveUrl, log),
+      sync: (serveUrl) => executor.syncWhenUp(serveUrl, 60_000),
       stop: () => executor.close(),
     };
   }
@@ -79,7 +79,7 @@ export async function startDurableServices(log: (line: string) => void, profile:
       // The specs' webhook receivers listen on loopback.
       OUTBOUND_ALLOW_PRIVATE: "true",
     },
-    sync: (serveUrl) => syncWhenUp(executor, serveUrl, log),
+    sync: (serveUrl) => executor.syncWhenUp(serveUrl, 60_000),
     async stop() {
       await new Promise<void>((resolve) => control.close(() => resolve()));
       await executor.close();
@@ -88,15 +88,3 @@ export async function startDurableServices(log: (line: string) => void, profile:
   };
 }
 
-async function syncWhenUp(executor: InngestExecutor, serveUrl: string, log: (line: string) => void): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      await executor.sync(serveUrl);
-      log(`synced ${serveUrl}`);
-      return;
-    } catch (e) {
-      if (i >= 120) throw e;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}

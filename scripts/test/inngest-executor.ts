@@ -228,6 +228,20 @@ export class InngestExecutor {
     const res = await fetch(serveUrl, { method: "PUT", headers: { "X-Inngest-Server-Kind": this.kind } });
     const text = await res.text();
     if (!res.ok) throw new Error(`sync of ${serveUrl} failed: HTTP ${res.status} ${text}`);
+    this.log(`synced ${serveUrl}`);
+  }
+
+  /** `sync`, retried until the app answers or `timeoutMs` has passed. */
+  async syncWhenUp(serveUrl: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await this.sync(serveUrl);
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
   }
 
   // --- what tests use ----------------------------------------------------------------------
