@@ -1,0 +1,27 @@
+import { expect, test } from "@playwright/test";
+import { authorizeApiClient, callbackServer } from "./support";
+
+// /dev/inngest on the e2e server (the local executor in dev mode, DEV_MAILBOX on): an event made
+// through the API shows up with the runs it started and their steps.
+
+const callback = callbackServer();
+
+test("/dev/inngest lists the event an API call produced and the runs it started", async ({ page, request }) => {
+  const headers = await authorizeApiClient(page, request, callback.uri, { name: "Jobs watcher", scopes: ["portal:read", "portal:write"] });
+  const name = `Watched ${Date.now()}`;
+  expect((await request.post("/api/v1/portals", { headers, data: { name } })).status()).toBe(201);
+
+  await expect(async () => {
+    await page.goto("/dev/inngest");
+    await expect(page.getByTestId("events")).toContainText("portal.created");
+    await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).filter({ hasText: "Completed" }).first()).toBeVisible();
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Background jobs" })).toBeVisible();
+  await expect(page.getByText(/functions synced/)).toContainText("10 functions synced");
+  await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).first()).toContainText("create-deliveries");
+
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: test.info().outputPath(`dev-inngest-${width}.png`), fullPage: true });
+  }
+});
