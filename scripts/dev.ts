@@ -26,6 +26,12 @@ async function main(): Promise<void> {
   }
   env.APP_URL ??= `http://localhost:${port}`;
   env.NEXT_TELEMETRY_DISABLED ??= "1";
+  // Webhooks to a receiver on this machine (http://localhost:...) are how one tries them out here;
+  // production keeps refusing private addresses and plain http (D19).
+  if (env.OUTBOUND_ALLOW_PRIVATE === undefined) {
+    env.OUTBOUND_ALLOW_PRIVATE = "true";
+    log("webhooks may target this machine (OUTBOUND_ALLOW_PRIVATE=true; set it to false to test the refusal)");
+  }
 
   if (!env.DATABASE_URL) {
     const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "pglite"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
