@@ -57,6 +57,11 @@ const schema = z
     INNGEST_DEV: optionalString,
     /** Longest single step sleep (days): Inngest allows a year, its free plan 7 days. */
     INNGEST_MAX_SLEEP_DAYS: z.coerce.number().positive().max(365).default(7),
+    /**
+     * Wake-ups (a sleep and a check step each) one task-reminders run takes before it continues
+     * in a fresh run: 300 stays under Inngest's 1000 steps per function; lowered in tests.
+     */
+    INNGEST_MAX_WAKES_PER_RUN: z.coerce.number().int().positive().max(450).default(300),
 
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),

@@ -1,6 +1,7 @@
 import { InngestTestEngine } from "@inngest/test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { taskReminders } from "@/inngest/functions/task-reminders";
+import { resetEnvForTests } from "@/lib/env";
 import { db } from "@/lib/db";
 import { portalWebUrl } from "@/lib/portals/links";
 import { completeTask } from "@/lib/tasks/complete-task";
@@ -153,6 +154,29 @@ describe("task-reminders", () => {
     const times = [Date.now() - 60_000, ...calls.map((c) => Date.parse(c[1]))];
     expect(Math.max(...times.slice(2).map((t, i) => t - times[i + 1]!))).toBe(7 * DAY);
     expect(await reminderLog(taskId)).toEqual([]);
+  });
+
+  it("a due date beyond a run's step budget continues in a fresh run instead of passing 1000 steps", async () => {
+    // The budget (300 by default) lowered, as replaying 600 steps in @inngest/test takes a minute.
+    const MAX_WAKES_PER_RUN = 12;
+    process.env.INNGEST_MAX_WAKES_PER_RUN = String(MAX_WAKES_PER_RUN);
+    resetEnvForTests();
+    onTestFinished(() => {
+      delete process.env.INNGEST_MAX_WAKES_PER_RUN;
+      resetEnvForTests();
+    });
+    const s = await setup();
+    const due = new Date(Date.now() + (MAX_WAKES_PER_RUN * 7 + 30) * DAY);
+    const { taskId } = await createTask({ orgId: s.org.id, actor: s.actor, portalId: s.portal.id, title: "Very far", due_date: due.toISOString(), send_reminder: true });
+    const change = await lastChange(taskId);
+    const waits = Array.from({ length: MAX_WAKES_PER_RUN + 1 }, (_, i) => ({ id: `wait-14d-before-${i + 1}`, handler: () => undefined }));
+    const steps = [...waits, { id: "continue", handler: () => ({ ids: ["continued"] }) }];
+    const { result, ctx } = await new InngestTestEngine({ function: taskReminders, events: [change as never], steps }).execute();
+    expect(result).toEqual({ sent: [], stopped: "continued" });
+    expect(sleeps(ctx)).toHaveLength(MAX_WAKES_PER_RUN);
+    const sendEvent = (ctx.step.sendEvent as unknown as { mock: { calls: unknown[][] } }).mock.calls;
+    expect(sendEvent).toHaveLength(1);
+    expect(sendEvent[0]?.[1]).toMatchObject({ name: "task.reminders_changed", data: change.data });
   });
 
   it("turning reminders off stops the run; a changed due date reschedules", async () => {

@@ -5,6 +5,7 @@ import { reminderStopReason, sendTaskReminder } from "@/lib/tasks/send-reminder"
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+
 /**
  * A task's reminder run (D18). Every change of a task's reminder schedule (created with
  * reminders, due date or send_reminder changed, completed, reopened, deleted) records
@@ -32,8 +33,14 @@ export const taskReminders = inngest.createFunction(
 
     const plan = await step.run("plan", () => planReminders(new Date(dueDate), new Date(), env().INNGEST_MAX_SLEEP_DAYS * DAY_MS));
     const sent: number[] = [];
+    let wakes = 0;
     for (const point of plan) {
       for (const [i, wake] of point.wakes.entries()) {
+        if (++wakes > env().INNGEST_MAX_WAKES_PER_RUN) {
+          // The event id makes a repeated step start one continuation only.
+          await step.sendEvent("continue", { id: `${event.data.event_id}-continued-${wake}`, name: "task.reminders_changed", data: event.data });
+          return { sent, stopped: "continued" as const };
+        }
         await step.sleepUntil(`wait-${point.label}-${i + 1}`, wake);
         const stop = await step.run(`check-${point.label}-${i + 1}`, () => reminderStopReason({ orgId, taskId, dueDate }));
         if (stop) return { sent, stopped: stop };
