@@ -61,6 +61,7 @@ async function setup(checkpointing: boolean, { signs = true } = {}) {
       const got = await step.waitForEvent("go", { event: "test/go", timeout: "1h", if: "async.data.id == event.data.id" });
       return got ? got.data : null;
     }),
+    client.createFunction({ id: "nightly", triggers: [{ cron: "17 3 * * *" }] }, async ({ step }) => step.run("sweep", () => "swept")),
     client.createFunction(
       { id: "one-at-a-time", concurrency: { key: "event.data.k", limit: 1 }, triggers: [{ event: "test/conc" }] },
       async ({ step }) =>
@@ -168,6 +169,18 @@ describe("the executor's waits", () => {
     });
     expect(inFlight.max).toBe(1);
     expect(executor.state().events.filter((e) => e.duplicate).map((e) => e.id)).toEqual(["conc-1"]);
+  });
+});
+
+describe("the executor's cron", () => {
+  it("runs a cron-triggered function on demand", async () => {
+    const { executor, serveUrl } = await setup(true);
+    await executor.sync(serveUrl);
+    executor.runCron("nightly");
+    const run = await runOf(executor, "nightly");
+    expect(run).toMatchObject({ status: "Completed", output: "swept" });
+    expect(run.event.name).toBe("inngest/scheduled.timer");
+    expect(() => executor.runCron("no-such-function")).toThrow(/no function/);
   });
 });
 
