@@ -8,6 +8,7 @@
  *     GET  /state                 the executor's events and runs, and the mail the sink received
  *     POST /executor/stop|start   stop listening (connections refused) / listen again, state kept
  *     POST /time-scale?value=x    the executor's time scale for waits from now on
+ *     POST /cron?fn=<id>          runs a cron-triggered function now
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -59,6 +60,7 @@ export async function startDurableServices(log: (line: string) => void, profile:
       if (req.method === "POST" && url.pathname === "/executor/stop") return executor.close();
       if (req.method === "POST" && url.pathname === "/executor/start") return executor.listen(ports.executor);
       if (req.method === "POST" && url.pathname === "/time-scale") return executor.setTimeScale(Number(url.searchParams.get("value")));
+      if (req.method === "POST" && url.pathname === "/cron") return { run_id: executor.runCron(url.searchParams.get("fn") ?? "").id };
       throw new Error(`no route ${req.method} ${url.pathname}`);
     };
     act().then(

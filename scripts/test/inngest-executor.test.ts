@@ -172,6 +172,29 @@ describe("the executor's waits", () => {
   });
 });
 
+describe("the executor's clock", () => {
+  it("measures sleepUntil from the run's own scaled clock, so consecutive dates wait only for the gap", async () => {
+    const executor = await startInngestExecutor({ timeScale: 1e-7 });
+    stops.push(() => executor.close());
+    const client = new Inngest({ id: "clock", baseUrl: executor.url, isDev: true });
+    const day = 86_400_000;
+    const fn = client.createFunction({ id: "until", triggers: [{ event: "test/until" }] }, async ({ step }) => {
+      const start = await step.run("start", () => Date.now());
+      // Day 10, then day 20: the second sleep lasts 10 days on the run's clock, not 20.
+      await step.sleepUntil("first", new Date(start + 10 * day));
+      await step.sleepUntil("second", new Date(start + 20 * day));
+    });
+    const server: Server = createServer(serve({ client, functions: [fn] }));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    stops.push(() => new Promise<void>((r) => server.close(() => r())));
+    await executor.sync(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inngest`);
+    await client.send({ name: "test/until", data: {} });
+    const run = await executor.waitFor(() => executor.state().runs.find((r) => r.status === "Completed"), 10_000);
+    const slept = run.steps.filter((st) => st.op === "Sleep").map((st) => Math.round((st.sleptMs ?? 0) / day));
+    expect(slept).toEqual([10, 10]);
+  });
+});
+
 describe("the executor's cron", () => {
   it("runs a cron-triggered function on demand", async () => {
     const { executor, serveUrl } = await setup(true);

@@ -26,7 +26,11 @@ export type ExecutorOptions = {
   signingKey?: string;
   /** With an event key, ingestion refuses any other key. */
   eventKey?: string;
-  /** Every wait (sleeps, waitForEvent timeouts, retry backoff) is multiplied by this (default 1). */
+  /**
+   * Every wait (sleeps, waitForEvent timeouts, retry backoff) is multiplied by this (default 1).
+   * Each run keeps its own clock, ahead of the real one by the time its waits skipped, against
+   * which `sleepUntil` dates are measured.
+   */
   timeScale?: number;
   /** Run cron-triggered functions on their schedule (default false: only `runCron`). */
   cron?: boolean;
@@ -44,6 +48,8 @@ export type StepRecord = {
   attempt: number;
   data?: unknown;
   error?: unknown;
+  /** For a sleep: how long it was on the run's clock (the real wait is this times the time scale). */
+  sleptMs?: number;
   at: string;
   /** How the result arrived: in a call's response or through a checkpoint. */
   via: "response" | "checkpoint" | "executor";
@@ -454,6 +460,16 @@ export class InngestExecutor {
       });
 
     run.status = "Running";
+    // The run's own clock: each scaled wait moves it ahead of the real one by what it skipped, so
+    // that a later sleepUntil (an absolute time the app planned) waits only for the rest.
+    let skew = 0;
+    /** Waits (scaled) and returns the run-clock milliseconds waited. */
+    const sleepFor = async (value: string) => {
+      const ms = Math.max(0, durationMs(value, Date.now() + skew));
+      await wait(ms);
+      skew += ms * (1 - this.timeScale);
+      return ms;
+    };
     let attempt = 0;
     let disableImmediate = false;
     const planned: string[] = [];
@@ -489,8 +505,8 @@ export class InngestExecutor {
           }
           if (op.op === "Sleep") {
             // SDK 4 puts the duration (a time string, or an ISO date for sleepUntil) in `name`.
-            await wait(durationMs((op.opts as { duration?: string } | undefined)?.duration ?? op.name ?? "0s"));
-            this.applyOp(run, { ...op, data: null }, attempt, "executor");
+            const slept = await sleepFor((op.opts as { duration?: string } | undefined)?.duration ?? op.name ?? "0s");
+            this.applyOp(run, { ...op, data: null }, attempt, "executor", slept);
             continue;
           }
           if (op.op === "WaitForEvent") {
@@ -502,7 +518,7 @@ export class InngestExecutor {
                 resolve(e);
               };
               this.waiters.push(waiter);
-              wait(durationMs(opts.timeout)).then(() => done(null), (e: unknown) => {
+              sleepFor(opts.timeout).then(() => done(null), (e: unknown) => {
                 this.waiters.splice(this.waiters.indexOf(waiter), 1);
                 reject(e);
               });
@@ -531,7 +547,7 @@ export class InngestExecutor {
   }
 
   /** A result the SDK reported (a response or a checkpoint) becomes memoized state. */
-  private applyOp(run: Run, op: OutgoingOp, attempt: number, via: StepRecord["via"]): void {
+  private applyOp(run: Run, op: OutgoingOp, attempt: number, via: StepRecord["via"], slept?: number): void {
     if (op.op === "RunComplete") {
       this.finish(run, "Completed", { output: op.data });
       return;
@@ -539,10 +555,10 @@ export class InngestExecutor {
     if (op.op === "StepError") return void this.recordStep(run, op, attempt, via);
     run.memo[op.id] = op.op === "StepFailed" ? { error: op.error } : { data: op.data ?? null };
     run.stack.push(op.id);
-    this.recordStep(run, op, attempt, via);
+    this.recordStep(run, op, attempt, via, slept);
   }
 
-  private recordStep(run: Run, op: OutgoingOp, attempt: number, via: StepRecord["via"]): void {
+  private recordStep(run: Run, op: OutgoingOp, attempt: number, via: StepRecord["via"], slept?: number): void {
     run.steps.push({
       id: op.id,
       name: op.displayName ?? op.name ?? op.id,
@@ -550,6 +566,7 @@ export class InngestExecutor {
       attempt,
       ...(op.data !== undefined ? { data: op.data } : {}),
       ...(op.error !== undefined ? { error: op.error } : {}),
+      ...(slept !== undefined ? { sleptMs: slept } : {}),
       at: new Date().toISOString(),
       via,
     });
