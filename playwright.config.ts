@@ -14,6 +14,8 @@ const systemChromium = "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "e2e",
+  // The durable tier has its own server profile and config (playwright.durable.config.ts).
+  testIgnore: [/e2e[\\/]durable[\\/]/],
   // One server, one database, 2 CPU cores: tests run one at a time and may build on shared data.
   workers: 1,
   fullyParallel: false,

@@ -35,6 +35,15 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...base, OUTBOUND_ALLOW_PRIVATE: "yes" })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
 
+  it("refuses production without Inngest's event and signing keys, naming both, unless INNGEST_DEV says otherwise", () => {
+    const prod = { ...base, NODE_ENV: "production" };
+    expect(() => parseEnv(prod)).toThrow(/INNGEST_EVENT_KEY is required in production.*INNGEST_SIGNING_KEY is required in production/);
+    expect(() => parseEnv({ ...prod, INNGEST_EVENT_KEY: "ek" })).toThrow(/INNGEST_SIGNING_KEY is required/);
+    expect(parseEnv({ ...prod, INNGEST_EVENT_KEY: "ek", INNGEST_SIGNING_KEY: "signkey-prod-00" }).INNGEST_SIGNING_KEY).toBe("signkey-prod-00");
+    expect(parseEnv({ ...prod, INNGEST_DEV: "1" }).NODE_ENV).toBe("production");
+    expect(parseEnv(base).INNGEST_EVENT_KEY).toBeUndefined();
+  });
+
   it("reads boolean flags", () => {
     expect(parseEnv({ ...base, OUTBOUND_ALLOW_PRIVATE: "true" }).OUTBOUND_ALLOW_PRIVATE).toBe(true);
     expect(parseEnv({ ...base, S3_FORCE_PATH_STYLE: "1" }).S3_FORCE_PATH_STYLE).toBe(true);

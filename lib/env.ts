@@ -57,6 +57,13 @@ const schema = z
     INNGEST_SIGNING_KEY: optionalString,
     INNGEST_BASE_URL: optionalUrl,
     INNGEST_DEV: optionalString,
+    /** Longest single step sleep (days): Inngest allows a year, its free plan 7 days. */
+    INNGEST_MAX_SLEEP_DAYS: z.coerce.number().positive().max(365).default(7),
+    /**
+     * Wake-ups (a sleep and a check step each) one task-reminders run takes before it continues
+     * in a fresh run: 300 stays under Inngest's 1000 steps per function; lowered in tests.
+     */
+    INNGEST_MAX_WAKES_PER_RUN: z.coerce.number().int().positive().max(450).default(300),
 
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
@@ -72,6 +79,21 @@ const schema = z
     PARTNER_API_URL: optionalUrl,
     PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
     PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  })
+  .superRefine((e, ctx) => {
+    // In production the app talks to Inngest Cloud (or a self-hosted Inngest): without both keys
+    // events could not be sent and calls could not be verified. INNGEST_DEV opts into a Dev
+    // Server explicitly (the end-to-end servers do); `npm start` never starts a local executor.
+    if (e.NODE_ENV !== "production" || e.INNGEST_DEV !== undefined) return;
+    for (const name of ["INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY"] as const) {
+      if (!e[name]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required in production (your Inngest environment's keys; or set INNGEST_DEV=1 to use an Inngest Dev Server)",
+        });
+      }
+    }
   })
   .transform((e) => ({ ...e, API_URL: e.API_URL ?? e.APP_URL }));
 

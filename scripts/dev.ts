@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { loadDevSecrets } from "./lib/dev-secrets";
+import { startDevInngest } from "./lib/dev-inngest";
 import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
 import { applyMigrations } from "./lib/schema-engine";
 
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
   }
   env.APP_URL ??= `http://localhost:${port}`;
   env.NEXT_TELEMETRY_DISABLED ??= "1";
+  // Webhooks to a receiver on this machine (http://localhost:...) are how one tries them out here;
+  // production keeps refusing private addresses and plain http (D19).
+  if (env.OUTBOUND_ALLOW_PRIVATE === undefined) {
+    env.OUTBOUND_ALLOW_PRIVATE = "true";
+    log("webhooks may target this machine (OUTBOUND_ALLOW_PRIVATE=true; set it to false to test the refusal)");
+  }
 
   if (!env.DATABASE_URL) {
     const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "pglite"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
@@ -39,6 +46,11 @@ async function main(): Promise<void> {
     log(`embedded S3 at ${s3.endpoint}, data in .data/s3`);
   }
   if (!env.SMTP_URL) log(`email is captured, not sent: read it at ${env.APP_URL}/dev/mailbox`);
+
+  const inngest = await startDevInngest({ env, dataDir, appUrl: env.APP_URL, log });
+  stops.push(inngest.stop);
+  Object.assign(env, inngest.env);
+  log(`background jobs: ${inngest.description}`);
 
   const { applied } = await applyMigrations(env.DATABASE_URL);
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database is up to date");
@@ -63,8 +75,11 @@ async function main(): Promise<void> {
       log(`Client Portals is running at ${env.APP_URL}`);
       log(`Demo sign-in: ${DEMO.admin.email} / ${DEMO.password} (admin)`);
       log(`              ${DEMO.member.email} / ${DEMO.password} (member), ${DEMO.guest.email} / ${DEMO.password} (guest)`);
-      log(`Background jobs: run \`npx inngest-cli dev -u ${env.APP_URL}/api/inngest\` where it can be installed;`);
-      log("events wait in the database until it is reachable.");
+      log(`Background jobs: ${inngest.description}`);
+      inngest.appReady(`http://127.0.0.1:${port}/api/inngest`).then(
+        () => log("background jobs: the app's functions are synced"),
+        (e: unknown) => log(`background jobs: sync failed (${e instanceof Error ? e.message : String(e)}); events wait in the database`),
+      );
     }
   });
   const shutdown = async (code: number) => {

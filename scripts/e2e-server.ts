@@ -5,7 +5,10 @@
  * - a database with all migrations and the demo seed: DATABASE_URL's server with its own
  *   database `client_portals_e2e`, dropped and recreated, or an embedded PGlite;
  * - an embedded S3 bucket;
- * - both in a temporary directory that is removed on SIGTERM/SIGINT.
+ * - both in a temporary directory that is removed on SIGTERM/SIGINT;
+ * - the local Inngest executor (scripts/test/inngest-executor.ts) in dev mode, which syncs the app;
+ *   with E2E_PROFILE=durable (the durable tier, playwright.durable.config.ts) in cloud mode, signed,
+ *   with an SMTP sink and a control API for the specs (scripts/test/durable-services.ts).
  *
  * Usage: node --import tsx scripts/e2e-server.ts   (port: E2E_PORT, default 3100)
  */
@@ -14,6 +17,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { startDurableServices } from "./test/durable-services.ts";
 import { startTestServices, type TestServices } from "./test/services.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -25,6 +29,8 @@ const port = Number(process.env["E2E_PORT"] ?? 3100);
 const appUrl = `http://localhost:${port}`;
 
 let services: TestServices | undefined;
+let durable: Awaited<ReturnType<typeof startDurableServices>> | undefined;
+const profile = process.env["E2E_PROFILE"] ?? "default";
 let next: ChildProcess | undefined;
 let shuttingDown = false;
 
@@ -37,8 +43,9 @@ async function main(): Promise<void> {
     throw new Error("no production build in .next: run `next build` first (npm test does)");
   }
 
-  services = await startTestServices({ databaseName: "client_portals_e2e", tmpPrefix: "cp-e2e-" });
+  services = await startTestServices({ databaseName: profile === "durable" ? "client_portals_e2e_durable" : "client_portals_e2e", tmpPrefix: "cp-e2e-" });
   log(`${services.description}; S3 at ${services.env["S3_ENDPOINT"]}`);
+  durable = await startDurableServices(log, profile === "durable" ? "durable" : "default");
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -47,6 +54,7 @@ async function main(): Promise<void> {
     // Tests read sign-in links and notifications from the captured mail at /dev/mailbox.
     DEV_MAILBOX: "true",
     NEXT_TELEMETRY_DISABLED: "1",
+    ...durable?.env,
   };
   // DATABASE_URL named the server; from here on it is the e2e database, for the seed too.
   Object.assign(process.env, env);
@@ -74,6 +82,11 @@ async function main(): Promise<void> {
     void shutdown(code === 0 ? 1 : (code ?? 1));
   });
   log(`starting the production build at ${appUrl}`);
+  // The executor syncs the app as soon as its serve endpoint answers (as `inngest-cli dev -u` does).
+  durable?.sync(`http://127.0.0.1:${port}/api/inngest`).catch((e: unknown) => {
+    log(`Inngest sync failed: ${String(e)}`);
+    void shutdown(1);
+  });
 }
 
 async function shutdown(code: number): Promise<void> {
@@ -88,6 +101,7 @@ async function shutdown(code: number): Promise<void> {
     await exited;
     clearTimeout(timer);
   }
+  await durable?.stop().catch((e: unknown) => log(`stopping the durable services: ${String(e)}`));
   await services?.stop().catch((e: unknown) => log(`stopping services: ${String(e)}`));
   process.exit(code);
 }

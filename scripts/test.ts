@@ -7,12 +7,15 @@
  *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
  *   5. build        next build
  *   6. e2e          playwright test (the build from step 5 on fresh services)
- *   7. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
+ *   7. durable      playwright test -c playwright.durable.config.ts: the same build with the local
+ *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
+ *   8. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
  *                   drives the app against the build from step 5 (one server, fresh services)
  *
- * `npm test -- unit`, `-- int`, `-- e2e`, `-- zapier` (several may be given) run just those tiers,
- * with the steps they need first (generate; and build for e2e and zapier). The last line is always
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier` (several may be given) run just
+ * those tiers, with the steps they need first (generate; and build for e2e, durable and zapier).
+ * The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
 import { spawn } from "node:child_process";
@@ -45,6 +48,7 @@ interface Step {
 }
 
 const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
+const playwrightReport = (id: string): string => path.join(reports, id === "e2e" ? "playwright.json" : `playwright-${id}.json`);
 
 /** Whether integrations/zapier has an install at least as new as its lock (npm ci writes the hidden lock last). */
 function zapierInstallCurrent(): string | undefined {
@@ -94,7 +98,14 @@ const STEPS: Step[] = [
     command: process.execPath,
     args: [bin("@playwright/test/cli.js"), "test"],
     // playwright.config.ts writes this next to its list output.
-    count: (exitCode) => countPlaywright(path.join(reports, "playwright.json"), exitCode),
+    count: (exitCode) => countPlaywright(playwrightReport("e2e"), exitCode),
+  },
+  {
+    id: "durable",
+    title: "Durable end-to-end tests (playwright test -c playwright.durable.config.ts)",
+    command: process.execPath,
+    args: [bin("@playwright/test/cli.js"), "test", "-c", "playwright.durable.config.ts"],
+    count: (exitCode) => countPlaywright(playwrightReport("durable"), exitCode),
   },
   {
     id: "zapier-deps",
@@ -127,6 +138,7 @@ const TIERS: Record<string, string[]> = {
   int: ["generate", "integration"],
   integration: ["generate", "integration"],
   e2e: ["generate", "build", "e2e"],
+  durable: ["generate", "build", "durable"],
   zapier: ["generate", "build", "zapier-deps", "zapier"],
   typecheck: ["generate", "typecheck"],
   build: ["generate", "build"],
@@ -229,7 +241,7 @@ async function main(): Promise<void> {
     }
     if (step.count) {
       // A report left over from an earlier run must not be counted for this one.
-      rmSync(step.id === "e2e" ? path.join(reports, "playwright.json") : vitestReport(step.id), { force: true });
+      rmSync(step.id === "e2e" || step.id === "durable" ? playwrightReport(step.id) : vitestReport(step.id), { force: true });
     }
     const started = Date.now();
     const exitCode = await run(step);

@@ -1,7 +1,8 @@
 import { InngestTestEngine } from "@inngest/test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { taskReminders } from "@/inngest/functions/task-reminders";
+import { resetEnvForTests } from "@/lib/env";
 import { db } from "@/lib/db";
 import { portalWebUrl } from "@/lib/portals/links";
 import { completeTask } from "@/lib/tasks/complete-task";
@@ -36,7 +37,11 @@ function run(event: Awaited<ReturnType<typeof lastChange>>, during: Partial<Reco
   return new InngestTestEngine({
     function: taskReminders,
     events: [event as never],
-    steps: LABELS.map((label) => ({ id: `sleep-until-${label}`, handler: async () => void (await during[label]?.()) })),
+    steps: [
+      ...LABELS.map((label) => ({ id: `sleep-until-${label}`, handler: async () => void (await during[label]?.()) })),
+      // The wake-ups on the way to a point more than 7 days ahead return at once too.
+      ...LABELS.flatMap((label) => [1, 2, 3].map((n) => ({ id: `wait-${label}-${n}`, handler: () => undefined }))),
+    ],
   }).execute();
 }
 
@@ -128,6 +133,52 @@ describe("task-reminders", () => {
     expect(sleeps(next.ctx)).toEqual([]);
   });
 
+  it("a task due in 500 days reaches its first point through sleeps of at most 7 days, re-checking the task at each", async () => {
+    const s = await setup();
+    const due = new Date(Date.now() + 500 * DAY);
+    const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Far", due_date: due.toISOString(), send_reminder: true });
+    const waits = Array.from({ length: 69 }, (_, i) => `wait-14d-before-${i + 1}`);
+    const engine = new InngestTestEngine({
+      function: taskReminders,
+      events: [(await lastChange(taskId)) as never],
+      steps: [
+        ...[...waits, ...LABELS.map((l) => `sleep-until-${l}`)].map((id) => ({ id, handler: () => undefined })),
+        // Completed while the run sleeps far from any point: the next check ends it.
+        { id: "wait-14d-before-3", handler: () => completeTask({ viewer: s.viewer, taskId }).then(() => undefined) },
+      ],
+    });
+    const { result, ctx } = await engine.execute();
+    expect(result).toEqual({ sent: [], stopped: "not_open" });
+    const calls = sleeps(ctx) as Array<[string, string]>;
+    expect(calls.map((c) => c[0])).toEqual(waits.slice(0, 3));
+    const times = [Date.now() - 60_000, ...calls.map((c) => Date.parse(c[1]))];
+    expect(Math.max(...times.slice(2).map((t, i) => t - times[i + 1]!))).toBe(7 * DAY);
+    expect(await reminderLog(taskId)).toEqual([]);
+  });
+
+  it("a due date beyond a run's step budget continues in a fresh run instead of passing 1000 steps", async () => {
+    // The budget (300 by default) lowered, as replaying 600 steps in @inngest/test takes a minute.
+    const MAX_WAKES_PER_RUN = 12;
+    process.env.INNGEST_MAX_WAKES_PER_RUN = String(MAX_WAKES_PER_RUN);
+    resetEnvForTests();
+    onTestFinished(() => {
+      delete process.env.INNGEST_MAX_WAKES_PER_RUN;
+      resetEnvForTests();
+    });
+    const s = await setup();
+    const due = new Date(Date.now() + (MAX_WAKES_PER_RUN * 7 + 30) * DAY);
+    const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Very far", due_date: due.toISOString(), send_reminder: true });
+    const change = await lastChange(taskId);
+    const waits = Array.from({ length: MAX_WAKES_PER_RUN + 1 }, (_, i) => ({ id: `wait-14d-before-${i + 1}`, handler: () => undefined }));
+    const steps = [...waits, { id: "continue", handler: () => ({ ids: ["continued"] }) }];
+    const { result, ctx } = await new InngestTestEngine({ function: taskReminders, events: [change as never], steps }).execute();
+    expect(result).toEqual({ sent: [], stopped: "continued" });
+    expect(sleeps(ctx)).toHaveLength(MAX_WAKES_PER_RUN);
+    const sendEvent = (ctx.step.sendEvent as unknown as { mock: { calls: unknown[][] } }).mock.calls;
+    expect(sendEvent).toHaveLength(1);
+    expect(sendEvent[0]?.[1]).toMatchObject({ name: "task.reminders_changed", data: change.data });
+  });
+
   it("turning reminders off stops the run; a changed due date reschedules", async () => {
     const s = await setup();
     const due = new Date(Date.now() + 20 * DAY);
@@ -145,7 +196,9 @@ describe("task-reminders", () => {
       "3d-before": () => updateTask({ viewer: s.viewer, taskId, send_reminder: false }),
     });
     const points = [-14, -7, -3].map((d) => new Date(moved.getTime() + d * DAY).toISOString());
-    expect(sleeps(second.ctx)).toEqual(LABELS.slice(0, 3).map((label, i) => [`sleep-until-${label}`, points[i]]));
+    // 16 days to the first point: two 7-day wake-ups on the way, then the points.
+    expect(sleeps(second.ctx).map((c) => c[0])).toEqual(["wait-14d-before-1", "wait-14d-before-2", ...LABELS.slice(0, 3).map((l) => `sleep-until-${l}`)]);
+    expect(sleeps(second.ctx).slice(2)).toEqual(LABELS.slice(0, 3).map((label, i) => [`sleep-until-${label}`, points[i]]));
     expect(second.result).toEqual({ sent: [-14, -7], stopped: "reminders_off" });
     expect((await reminderLog(taskId)).map((r) => [r.offsetDays, r.scheduledFor.toISOString()])).toEqual([
       [-14, new Date(due.getTime() - 14 * DAY).toISOString()],

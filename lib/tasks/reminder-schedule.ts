@@ -25,3 +25,28 @@ export function reminderPoints(dueDate: Date, now: Date): ReminderPoint[] {
     label: reminderLabel(offsetDays),
   })).filter((p) => new Date(p.at).getTime() >= now.getTime());
 }
+
+/** A point of a reminder run's plan, with the times to wake up on the way to it. */
+export interface PlannedReminderPoint extends ReminderPoint {
+  /** ISO times, each at most maxSleepMs after the previous wake (or point); empty when close. */
+  wakes: string[];
+}
+
+/**
+ * The reminder run's plan (D18): the points not yet past, each with the intermediate wake-ups that
+ * keep every sleep within `maxSleepMs` (Inngest caps one sleep at a year, at 7 days on its free
+ * plan). Computed once, in a step, so that replays see the same step ids.
+ */
+export function planReminders(dueDate: Date, now: Date, maxSleepMs: number): PlannedReminderPoint[] {
+  let from = now.getTime();
+  return reminderPoints(dueDate, now).map((point) => {
+    const at = new Date(point.at).getTime();
+    const wakes: string[] = [];
+    while (at - from > maxSleepMs) {
+      from += maxSleepMs;
+      wakes.push(new Date(from).toISOString());
+    }
+    from = at;
+    return { ...point, wakes };
+  });
+}

@@ -9,6 +9,28 @@ export type ReminderOutcome =
   /** The schedule no longer applies: the run stops (D18). */
   | { outcome: "stopped"; reason: "task_gone" | "not_open" | "reminders_off" | "due_date_changed" };
 
+type StopReason = Extract<ReminderOutcome, { outcome: "stopped" }>["reason"];
+
+function scheduleStopReason(
+  task: { status: string; sendReminder: boolean; dueDate: Date | null } | null,
+  dueDate: string,
+): StopReason | null {
+  if (!task) return "task_gone";
+  if (task.status !== "Open") return "not_open";
+  if (!task.sendReminder) return "reminders_off";
+  if (task.dueDate?.getTime() !== new Date(dueDate).getTime()) return "due_date_changed";
+  return null;
+}
+
+/** Why a reminder run planned for `dueDate` should stop now, or null while its schedule applies. */
+export async function reminderStopReason({ orgId, taskId, dueDate }: { orgId: string; taskId: string; dueDate: string }): Promise<StopReason | null> {
+  const task = await db.task.findFirst({
+    where: { id: taskId, orgId, deletedAt: null, portal: { deletedAt: null } },
+    select: { status: true, sendReminder: true, dueDate: true },
+  });
+  return scheduleStopReason(task, dueDate);
+}
+
 /**
  * One reminder point of a task (D18), as the reminder run's step: the task is read again, and
  * only while it is Open, with send_reminder on and the due date the run was planned for, the
@@ -34,10 +56,8 @@ export async function sendTaskReminder({
     where: { id: taskId, orgId, deletedAt: null, portal: { deletedAt: null } },
     include: { portal: { select: { id: true, name: true } }, assignees: { where: { type: "guest" }, select: { userId: true } } },
   });
-  if (!task) return { outcome: "stopped", reason: "task_gone" };
-  if (task.status !== "Open") return { outcome: "stopped", reason: "not_open" };
-  if (!task.sendReminder) return { outcome: "stopped", reason: "reminders_off" };
-  if (task.dueDate?.getTime() !== new Date(dueDate).getTime()) return { outcome: "stopped", reason: "due_date_changed" };
+  const stop = scheduleStopReason(task, dueDate);
+  if (stop || !task) return { outcome: "stopped", reason: stop ?? "task_gone" };
 
   const at = new Date(scheduledFor);
   const claim = await db.taskReminder.createMany({
@@ -63,7 +83,8 @@ export async function sendTaskReminder({
       taskTitle: task.title,
       taskDescription: task.description,
       portalName: task.portal.name,
-      dueDate: task.dueDate,
+      // The task's due date: scheduleStopReason found them equal.
+      dueDate: new Date(dueDate),
       offsetDays,
       portalUrl: portalWebUrl(orgId, task.portalId),
     });

@@ -1,0 +1,30 @@
+import { expect, test } from "@playwright/test";
+import { authorizeNewClient, callbackServer } from "./support";
+
+// /dev/inngest on the e2e server (the local executor in dev mode, DEV_MAILBOX on): an event made
+// through the API (a task) shows up with the runs it started and their steps.
+
+const callback = callbackServer();
+
+test("/dev/inngest lists the event an API call produced and the runs it started", async ({ page, request }) => {
+  const { accessToken } = await authorizeNewClient(page, request, { name: "Jobs watcher", redirectUri: callback.uri, scopes: ["portal:read", "task:write"] });
+  const headers = { Authorization: `Bearer ${accessToken}` };
+  // A task in the portal without guests: the specs share the database, and others count portals.
+  const portals = (await (await request.get("/api/v1/portals", { headers })).json()) as Array<{ id: string; name: string }>;
+  const jordan = portals.find((p) => p.name.startsWith("Jordan Smith"))!;
+  expect((await request.post(`/api/v1/portals/${jordan.id}/tasks`, { headers, data: { title: `Watched ${Date.now()}` } })).status()).toBe(201);
+
+  await expect(async () => {
+    await page.goto("/dev/inngest");
+    await expect(page.getByTestId("events")).toContainText("task.created");
+    await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).filter({ hasText: "Completed" }).first()).toBeVisible();
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Background jobs" })).toBeVisible();
+  await expect(page.getByText(/functions synced/)).toContainText("10 functions synced");
+  await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).first()).toContainText("create-deliveries");
+
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: test.info().outputPath(`dev-inngest-${width}.png`), fullPage: true });
+  }
+});
