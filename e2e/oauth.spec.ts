@@ -132,6 +132,42 @@ test("Deny sends access_denied and the state back to the client", async ({ page 
   expect(landed.has("code")).toBe(false);
 });
 
+test("a captured Approve is answered once, and one posted from another site gets a 403 error page", async ({ page }) => {
+  const state = newState();
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await page.goto(authorizePath({ scope: "portal:read", state }));
+  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+
+  // Capture the Approve POST exactly as the browser sent it.
+  const captured = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/oauth/consent");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL((url) => url.href.startsWith(callback.uri));
+  const approve = await captured;
+  const codes = () => callback.received.filter((q) => q.get("state") === state && q.has("code")).length;
+  expect(codes()).toBe(1);
+
+  // Replayed with the user's session (the page's cookies): no second code.
+  const headers = await approve.allHeaders();
+  const replay = (extra: Record<string, string>) =>
+    page.request.fetch(approve.url(), { method: "POST", headers: { ...headers, ...extra }, data: approve.postDataBuffer() ?? undefined, maxRedirects: 0 });
+  const again = await replay({});
+  expect(again.status()).toBeLessThan(500);
+  expect(`${again.headers()["x-action-redirect"] ?? ""}${again.headers()["location"] ?? ""}`).toContain("/oauth/error?reason=used_form");
+  expect(codes()).toBe(1);
+  await page.goto("/oauth/error?reason=used_form");
+  await expect(page.getByRole("alert").filter({ hasText: "already answered" })).toBeVisible();
+
+  // Posted from another site: 403 and the OAuth error page, not the framework's 500.
+  const foreign = await replay({ origin: "https://evil.example" });
+  expect(foreign.status()).toBe(403);
+  const html = await foreign.text();
+  expect(html).toContain("Authorization failed");
+  expect(html).toContain("sent from another website");
+  expect(codes()).toBe(1);
+});
+
 test("a member has Connected apps but no API settings", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "member@demo.test");
