@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { goneHtml, goneInvitation } from "@/components/invite/gone-page";
 import { methodNotAllowed } from "@/lib/api/unknown-path";
+import { findInvitation } from "@/lib/guests/find-invitation";
 import { isForeignOrigin } from "@/lib/web/foreign-origin";
 
 /**
@@ -14,10 +16,33 @@ function refuseForeignConsent(req: NextRequest): Response | null {
   return NextResponse.rewrite(new URL("/oauth/error?reason=foreign_origin", req.url), { status: 403, request: { headers } });
 }
 
-export function proxy(req: NextRequest): Response {
+/**
+ * An invitation link that was used or has expired: 410 Gone, so link checkers and logs tell it
+ * from an unknown link (the page answers those with 404) and from a working one.
+ */
+async function goneInvitationLink(req: NextRequest): Promise<Response | null> {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const match = /^\/invite\/([^/]+)$/.exec(req.nextUrl.pathname);
+  if (!match) return null;
+  let token: string;
+  try {
+    token = decodeURIComponent(match[1] ?? "");
+  } catch {
+    return null;
+  }
+  const view = await findInvitation(token);
+  if (view.status !== "expired" && view.status !== "accepted") return null;
+  return new NextResponse(goneHtml(goneInvitation(view)), {
+    status: 410,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+export async function proxy(req: NextRequest): Promise<Response> {
   if (req.nextUrl.pathname === "/oauth/consent") return refuseForeignConsent(req) ?? NextResponse.next();
+  if (req.nextUrl.pathname.startsWith("/invite/")) return (await goneInvitationLink(req)) ?? NextResponse.next();
   // The API: a method a route does not serve gets the API's JSON 405 instead of Next's empty one.
   return methodNotAllowed(req) ?? NextResponse.next();
 }
 
-export const config = { matcher: ["/api/v1/:path*", "/oauth/consent"] };
+export const config = { matcher: ["/api/v1/:path*", "/oauth/consent", "/invite/:token"] };
