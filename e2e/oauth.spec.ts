@@ -43,6 +43,9 @@ test("an admin creates a client in API settings and sees its secret once", async
   await page.getByRole("button", { name: "Create client" }).click();
   const reveal = page.getByTestId("secret-reveal");
   await expect(reveal).toContainText("won't be shown again");
+  // Shown where the user looks: in view, with the focus on it.
+  await expect(reveal).toBeInViewport();
+  await expect(reveal).toBeFocused();
   client.clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
   client.secret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
   expect(client.clientId).toMatch(/^cpc_/);
@@ -75,15 +78,17 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(page.getByText(ORG_NAME)).toBeVisible();
   await expect(page.getByTestId("redirect-host")).toHaveText(new URL(callback.uri).host);
   await expect(page.getByText("This app cannot download the contents of your files.")).toBeVisible();
-  await expect(page.getByRole("checkbox", { name: "portal:read" })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: "portal:read" })).toHaveAccessibleDescription("List and view portals, list workflow states");
+  // The plain-language meaning leads; the scope's name comes second.
+  const portalRead = page.getByRole("checkbox", { name: "List and view portals, list workflow states" });
+  await expect(portalRead).toBeChecked();
+  await expect(portalRead).toHaveAccessibleDescription("portal:read");
 
   // The consent screen must not be framed.
   const headers = (await page.request.get(page.url())).headers();
   expect(headers["content-security-policy"]).toBe("frame-ancestors 'none'");
   expect(headers["x-frame-options"]).toBe("DENY");
 
-  await page.getByRole("checkbox", { name: "task:read" }).uncheck();
+  await page.getByRole("checkbox", { name: "List tasks" }).uncheck();
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;

@@ -26,7 +26,7 @@ export function ClientList({ clients, rotate, remove }: { clients: ClientSummary
       {clients.map((c) => (
         <li key={c.id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="oauth-client" aria-label={c.name}>
           <h3 className="font-semibold">{c.name}</h3>
-          <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_1fr]">
             <dt className="text-slate-600">Client ID</dt>
             <dd><code className="break-all">{c.clientId}</code></dd>
             <dt className="text-slate-600">Client secret</dt>

@@ -42,7 +42,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
             (signed in as {user.email}). Afterwards you will be sent to{" "}
             <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
           </p>
-          <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" />
+          <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" lead="meaning" />
           <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">
             This app cannot download the contents of your files.
           </p>

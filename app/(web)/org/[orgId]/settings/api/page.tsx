@@ -24,7 +24,8 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
   const { orgId } = await params;
   const user = await requireUser(`/org/${orgId}/settings/api`);
   const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!role || role === "guest") notFound();
   if (role !== "admin") return <Notice>Only administrators of this organization can manage API clients.</Notice>;
   if (!(await hasApiAccess(orgId))) {
     return <Notice>The API needs an enterprise plan with API access enabled. Contact us to enable API access for this organization.</Notice>;

@@ -15,9 +15,10 @@ export default async function ConnectedAppsPage({ params }: { params: Promise<{ 
   const { orgId } = await params;
   const user = await requireUser(`/org/${orgId}/settings/connected-apps`);
   const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!role || role === "guest") notFound();
   // Grants act in an organization, so the page lists those of the organization being viewed.
-  const grants = role === "guest" ? [] : (await listUserGrants({ userId: user.id })).filter((g) => g.orgId === orgId);
+  const grants = (await listUserGrants({ userId: user.id })).filter((g) => g.orgId === orgId);
   const revoke = revokeGrantAction.bind(null, orgId);
 
   return (

@@ -22,7 +22,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
   const { orgId } = await params;
   const user = await requireUser(`/org/${orgId}/settings/webhooks`);
   const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!role || role === "guest") notFound();
   if (role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   if (!(await hasApiAccess(orgId))) {
     return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;

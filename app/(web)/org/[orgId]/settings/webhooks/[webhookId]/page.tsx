@@ -75,7 +75,8 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
   const { orgId, webhookId } = await params;
   const user = await requireUser(`/org/${orgId}/settings/webhooks/${webhookId}`);
   const role = await roleInOrganization(user.id, orgId);
-  if (!role) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!role || role === "guest") notFound();
   if (role !== "admin") return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   let webhook;
   try {
