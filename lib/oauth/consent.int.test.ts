@@ -45,9 +45,10 @@ describe("decideConsent", () => {
 
   it("denies on Deny and on Approve with nothing ticked, issuing no code", async () => {
     const { member, params, request, client } = await setup();
+    const now = Date.now();
     for (const [i, [approve, checkedScopes]] of ([[false, ["portal:read"]], [true, []]] as const).entries()) {
       // Two forms (issued a second apart): each form is answered once.
-      const token = tokenFor(member.id, request, new Date(Date.now() - i * 1000));
+      const token = tokenFor(member.id, request, new Date(now - i * 1000));
       const target = new URL(await decideConsent({ userId: member.id, params, token, approve, checkedScopes: [...checkedScopes] }));
       expect(target.searchParams.get("error")).toBe("access_denied");
       expect(target.searchParams.get("state")).toBe("st-1");
