@@ -61,7 +61,15 @@ test("a guest invited through the API opens the emailed link, sets a password an
   // The new guest creates an account and lands on the portal.
   await page.goto(link!);
   await expect(page.getByText(/invited you to Acme Ltd/)).toBeVisible();
+  // A mistake is shown at its field, and the name typed stays.
   await page.getByLabel("Your name").fill("Nia New");
+  await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
+  await page.getByLabel("Repeat the password").fill("a-different-password");
+  await page.getByRole("button", { name: "Create account and open the portal" }).click();
+  await expect(page.getByLabel("Repeat the password")).toHaveAccessibleDescription("The two passwords differ");
+  await expect(page.getByLabel("Your name")).toHaveValue("Nia New");
+  expect(page.url()).not.toContain("error=");
+
   await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
   await page.getByLabel("Repeat the password").fill("a-new-guest-password");
   await page.getByRole("button", { name: "Create account and open the portal" }).click();

@@ -1,3 +1,4 @@
+import { FieldError } from "@/components/ui/field-error";
 import { SCOPES, type Scope } from "@/lib/oauth/scopes";
 
 /**
@@ -12,6 +13,7 @@ export function ScopeCheckboxes({
   checked,
   idPrefix,
   lead = "scope",
+  error,
 }: {
   legend: string;
   name: string;
@@ -19,10 +21,13 @@ export function ScopeCheckboxes({
   checked: readonly string[];
   idPrefix: string;
   lead?: "scope" | "meaning";
+  /** A message about the choice as a whole (e.g. nothing ticked). */
+  error?: string;
 }) {
   return (
-    <fieldset className="space-y-2">
+    <fieldset className="space-y-2" aria-describedby={error ? `${idPrefix}-scopes-error` : undefined}>
       <legend className="mb-2 text-sm font-medium text-slate-700">{legend}</legend>
+      <FieldError id={`${idPrefix}-scopes-error`} message={error} />
       {scopes.map((scope) => {
         const id = `${idPrefix}-${scope.replace(":", "-")}`;
         return (

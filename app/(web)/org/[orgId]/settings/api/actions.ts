@@ -1,79 +1,66 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import type { ClientActionState, CreateClientState } from "@/components/oauth/state";
-import { requireOrgRole } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
+import { z } from "zod";
+import type { ClientActionState, ClientFormValues, CreateClientState } from "@/components/oauth/state";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { clientInputSchema, type ClientInput } from "@/lib/oauth/clients/schemas";
+import { orgAction } from "@/lib/web/org-action";
 
-// API settings: every action checks the admin role itself, whatever page rendered the form.
+// API settings: admins only, whatever page rendered the form.
 
 const path = (orgId: string) => `/org/${orgId}/settings/api`;
+const admin = { minRole: "admin", returnTo: path } as const;
 
-async function requireAdmin(orgId: string) {
-  const user = await requireUser(path(orgId));
-  await requireOrgRole(user.id, orgId, "admin");
-  return { type: "user" as const, userId: user.id };
+const clientForm = z.object({ name: z.string(), redirect_uris: z.string(), allowed_scope: z.array(z.string()) });
+
+function formValues(formData: FormData): ClientFormValues {
+  return {
+    name: String(formData.get("name") ?? ""),
+    redirectUris: String(formData.get("redirect_uris") ?? ""),
+    scopes: formData.getAll("allowed_scope").map(String),
+  };
 }
 
 /**
  * The form's input against the clients' own schema, so that the message can say which line of the
  * redirect URIs is wrong rather than a field path like redirectUris.1.
  */
-function parseInput(values: NonNullable<CreateClientState["values"]>): { data: ClientInput } | { error: string } {
-  const redirectUris = values.redirectUris.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const parsed = clientInputSchema.safeParse({ name: values.name, redirectUris, allowedScopes: values.scopes });
+function parseClientForm(form: z.output<typeof clientForm>): { data: ClientInput } | { field: string; message: string } {
+  const redirectUris = form.redirect_uris.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const parsed = clientInputSchema.safeParse({ name: form.name, redirectUris, allowedScopes: form.allowed_scope });
   if (parsed.success) return { data: parsed.data };
   const issue = parsed.error.issues[0];
   const [field, index] = issue?.path ?? [];
   const message = issue?.message ?? "is invalid";
-  if (field === "redirectUris" && typeof index === "number") return { error: `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` };
-  const label = field === "name" ? "Name" : field === "redirectUris" ? "Redirect URIs" : "Allowed scopes";
-  return { error: `${label} ${message}.` };
+  if (field === "redirectUris") {
+    return { field: "redirect_uris", message: typeof index === "number" ? `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` : `Redirect URIs ${message}.` };
+  }
+  return field === "name" ? { field: "name", message: `Name ${message}.` } : { field: "allowed_scope", message: `Allowed scopes ${message}.` };
 }
 
-export async function createClientAction(orgId: string, _prev: CreateClientState, formData: FormData): Promise<CreateClientState> {
-  const values = {
-    name: String(formData.get("name") ?? ""),
-    redirectUris: String(formData.get("redirect_uris") ?? ""),
-    scopes: formData.getAll("allowed_scope").map(String),
-  };
-  try {
-    const actor = await requireAdmin(orgId);
-    const input = parseInput(values);
-    if ("error" in input) return { error: input.error, values };
+export const createClientAction = orgAction(
+  { ...admin, input: clientForm, values: formValues, fields: ["name", "redirect_uris", "allowed_scope"] },
+  async ({ orgId, actor }, form, formData): Promise<CreateClientState> => {
+    const input = parseClientForm(form);
+    if ("field" in input) return { fieldErrors: { [input.field]: input.message }, values: formValues(formData) };
     const { client, secret } = await createOAuthClient({ orgId, actor, ...input.data });
     revalidatePath(path(orgId));
     return { created: { name: client.name, clientId: client.clientId, secret } };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message, values };
-    throw e;
-  }
-}
+  },
+);
 
-export async function rotateSecretAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
-  try {
-    const actor = await requireAdmin(orgId);
-    const { secret } = await rotateClientSecret({ orgId, actor, id: String(formData.get("id") ?? "") });
-    revalidatePath(path(orgId));
-    return { secret };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
+const byId = z.object({ id: z.string() });
 
-export async function deleteClientAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
-  try {
-    const actor = await requireAdmin(orgId);
-    await deleteOAuthClient({ orgId, actor, id: String(formData.get("id") ?? "") });
-    revalidatePath(path(orgId));
-    return {};
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
+export const rotateSecretAction = orgAction({ ...admin, input: byId }, async ({ orgId, actor }, { id }): Promise<ClientActionState> => {
+  const { secret } = await rotateClientSecret({ orgId, actor, id });
+  revalidatePath(path(orgId));
+  return { secret };
+});
+
+export const deleteClientAction = orgAction({ ...admin, input: byId }, async ({ orgId, actor }, { id }): Promise<ClientActionState> => {
+  await deleteOAuthClient({ orgId, actor, id });
+  revalidatePath(path(orgId));
+  return {};
+});
