@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { callbackServer, signIn } from "./support";
 
@@ -63,6 +64,19 @@ test("an admin creates a client in API settings and sees its secret once", async
   await expect(page.getByTestId("secret-reveal")).toHaveCount(0);
   expect(await page.content()).not.toContain(client.secret);
 
+  // The app's publisher, website and logo for the consent screen: https only, said at the field.
+  await row.getByRole("button", { name: `Edit app details of ${APP_NAME}` }).click();
+  await row.getByLabel("Publisher").fill("Ledger Co");
+  await row.getByLabel("Website").fill("http://ledger.example");
+  await row.getByLabel("Logo URL").fill("https://ledger.example/logo.png");
+  await row.getByRole("button", { name: "Save details" }).click();
+  await expect(row.getByLabel("Website")).toHaveAccessibleDescription("Must be an https URL, e.g. https://example.com");
+  await expect(row.getByLabel("Publisher")).toHaveValue("Ledger Co");
+  await row.getByLabel("Website").fill("https://ledger.example");
+  await row.getByRole("button", { name: "Save details" }).click();
+  await expect(row.getByRole("status")).toHaveText("App details saved.");
+  await expect(row.getByTestId("client-publisher")).toContainText("Ledger Co");
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
 });
@@ -78,10 +92,21 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(page.getByText(ORG_NAME)).toBeVisible();
   await expect(page.getByTestId("redirect-host")).toHaveText(new URL(callback.uri).host);
   await expect(page.getByText("This app cannot download the contents of your files.")).toBeVisible();
+  await expect(page.getByTestId("client-publisher")).toHaveText("by Ledger Co · ledger.example");
+  await expect(page.getByRole("img", { name: `${APP_NAME} logo` })).toHaveAttribute("src", "https://ledger.example/logo.png");
   // The plain-language meaning leads; the scope's name comes second.
   const portalRead = page.getByRole("checkbox", { name: "List and view portals, list workflow states" });
   await expect(portalRead).toBeChecked();
   await expect(portalRead).toHaveAccessibleDescription("portal:read");
+
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `test-results/screenshots/consent-${width}x${height}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   // The consent screen must not be framed.
   const headers = (await page.request.get(page.url())).headers();

@@ -18,3 +18,8 @@ export interface ClientActionState extends FormState {
   /** A rotated secret, shown once. */
   secret?: string;
 }
+
+export interface ClientProfileState extends FormState<{ publisherName: string; websiteUrl: string; logoUrl: string }> {
+  /** Bumped on each save. */
+  saved?: number;
+}

@@ -62,3 +62,4 @@ export function orgAction<I, S extends FormState<V>, V = S["values"]>(
   return (orgId, _prev, formData) =>
     runForm(options, formData, () => webActor(orgId, options.minRole, options.returnTo(orgId)), (ctx, input) => fn(ctx, input, formData));
 }
+

@@ -2,9 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { ClientActionState, ClientFormValues, CreateClientState } from "@/components/oauth/state";
+import type { ClientActionState, ClientFormValues, ClientProfileState, CreateClientState } from "@/components/oauth/state";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
+import { updateClientProfile } from "@/lib/oauth/clients/profile";
 import { clientInputSchema, type ClientInput } from "@/lib/oauth/clients/schemas";
 import { orgAction } from "@/lib/web/org-action";
 
@@ -64,3 +65,20 @@ export const deleteClientAction = orgAction({ ...admin, input: byId }, async ({ 
   revalidatePath(path(orgId));
   return {};
 });
+
+// The form's inputs are named as the domain's fields, so its errors land at the right input.
+const profileForm = z.object({ id: z.string(), publisherName: z.string(), websiteUrl: z.string(), logoUrl: z.string() });
+const profileValues = (formData: FormData) => ({
+  publisherName: String(formData.get("publisherName") ?? ""),
+  websiteUrl: String(formData.get("websiteUrl") ?? ""),
+  logoUrl: String(formData.get("logoUrl") ?? ""),
+});
+
+export const updateClientProfileAction = orgAction(
+  { ...admin, input: profileForm, values: profileValues, fields: ["publisherName", "websiteUrl", "logoUrl"] },
+  async ({ orgId, actor }, { id, ...input }): Promise<ClientProfileState> => {
+    const profile = await updateClientProfile({ orgId, actor, id, ...input });
+    revalidatePath(path(orgId));
+    return { saved: Date.now(), values: { publisherName: profile.publisherName ?? "", websiteUrl: profile.websiteUrl ?? "", logoUrl: profile.logoUrl ?? "" } };
+  },
+);

@@ -7,7 +7,7 @@ import { roleInOrganization } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
-import { createClientAction, deleteClientAction, rotateSecretAction } from "./actions";
+import { createClientAction, deleteClientAction, rotateSecretAction, updateClientProfileAction } from "./actions";
 
 export const metadata: Metadata = { title: "API settings" };
 
@@ -45,7 +45,12 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
         <CreateClientForm action={createClientAction.bind(null, orgId)} />
       </Card>
       <Card title="Clients">
-        <ClientList clients={clients} rotate={rotateSecretAction.bind(null, orgId)} remove={deleteClientAction.bind(null, orgId)} />
+        <ClientList
+          clients={clients}
+          rotate={rotateSecretAction.bind(null, orgId)}
+          remove={deleteClientAction.bind(null, orgId)}
+          updateProfile={updateClientProfileAction.bind(null, orgId)}
+        />
       </Card>
     </div>
   );
