@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { callbackServer, signIn } from "./support";
 
 // The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
@@ -22,6 +22,17 @@ function authorizePath(params: Record<string, string>): string {
 }
 
 const newState = () => randomBytes(12).toString("base64url");
+
+/** The member signs in and opens the consent screen for portal:read; returns the request's state. */
+async function memberOnConsent(page: Page): Promise<string> {
+  const state = newState();
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await page.goto(authorizePath({ scope: "portal:read", state }));
+  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  return state;
+}
 
 test("an admin creates a client in API settings and sees its secret once", async ({ page }) => {
   await page.goto("/sign-in");
@@ -138,6 +149,23 @@ test("a member approves part of the scopes; the client exchanges the code for to
   expect(await me.json()).toMatchObject({ user_email: "member@demo.test", org_name: ORG_NAME, client_id: client.clientId, scopes: ["portal:read"] });
 });
 
+test("the API reference sends a try-it request with a pasted access token", async ({ page }) => {
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { name: "Client Portals API", exact: true })).toBeVisible();
+  const tokenField = page.locator("label", { hasText: "Bearer Token" }).first();
+  await tokenField.click();
+  await page.keyboard.type(accessToken);
+  await page.screenshot({ path: "test-results/screenshots/api-reference-token-1280x800.png" });
+  await page.getByRole("button", { name: /Test Request/ }).first().click();
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/me");
+  await page.getByRole("button", { name: /^Send/ }).first().click();
+  const response = await answer;
+  expect(response.request().headers()["authorization"]).toBe(`Bearer ${accessToken}`);
+  expect(response.status()).toBe(200);
+  await page.screenshot({ path: "test-results/screenshots/api-reference-try-it-1280x800.png" });
+  await expect(page.getByText("member@demo.test").first()).toBeVisible();
+});
+
 test("a scope the client may not ask for goes back to the client as invalid_scope, before any sign-in", async ({ request }) => {
   const response = await request.get(authorizePath({ scope: "portal:read webhook:manage", state: "s1" }), { maxRedirects: 0 });
   expect(response.status()).toBe(302);
@@ -148,12 +176,7 @@ test("a scope the client may not ask for goes back to the client as invalid_scop
 });
 
 test("Deny sends access_denied and the state back to the client", async ({ page }) => {
-  const state = newState();
-  await page.goto("/sign-in");
-  await signIn(page, "member@demo.test");
-  await expect(page.getByTestId("signed-in-as")).toBeVisible();
-  await page.goto(authorizePath({ scope: "portal:read", state }));
-  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  const state = await memberOnConsent(page);
   await page.getByRole("button", { name: "Deny" }).click();
   await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;
@@ -163,12 +186,7 @@ test("Deny sends access_denied and the state back to the client", async ({ page 
 });
 
 test("a captured Approve is answered once, and one posted from another site gets a 403 error page", async ({ page }) => {
-  const state = newState();
-  await page.goto("/sign-in");
-  await signIn(page, "member@demo.test");
-  await expect(page.getByTestId("signed-in-as")).toBeVisible();
-  await page.goto(authorizePath({ scope: "portal:read", state }));
-  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  const state = await memberOnConsent(page);
 
   // Capture the Approve POST exactly as the browser sent it.
   const captured = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/oauth/consent");
