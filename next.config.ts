@@ -5,6 +5,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "nodemailer", "bcryptjs"],
   poweredByHeader: false,
   typedRoutes: false,
+  // forbidden(): a page can answer 403 with its own UI (app/oauth/forbidden.tsx), which a proxy
+  // rewrite cannot (its status is not kept for a page).
+  experimental: { authInterrupts: true },
   async headers() {
     return [
       {

@@ -1,16 +1,61 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { goneHtml, goneInvitation } from "@/components/invite/gone-page";
 import { fallbackOf, fallbackPathname } from "@/lib/api/api-paths";
+import { findInvitation } from "@/lib/guests/find-invitation";
+import { isForeignOrigin } from "@/lib/web/foreign-origin";
 
-// Only the API. Two kinds of request never reach a route handler of their own: a method the route
-// does not export (Next.js answers an empty 405) and a path that is not valid percent-encoded
-// UTF-8 (Next.js fails decoding its params: a plain-text 500). Both are rewritten to the catch-all
-// route, which answers them as JSON with the API's headers (lib/api/unknown-path.ts). Only the
-// path rules (lib/api/api-paths.ts) are imported here: nothing that reaches the database.
-export function proxy(req: NextRequest): Response {
+/**
+ * A consent form posted from another site: Next.js would refuse the server action with a bare
+ * 500. Answer 403 with the OAuth error page instead. The request is rewritten to that page
+ * without the action's headers, so nothing of the action runs.
+ */
+function refuseForeignConsent(req: NextRequest): Response | null {
+  if (req.method !== "POST" || !isForeignOrigin(req.headers)) return null;
+  const headers = new Headers(req.headers);
+  for (const name of ["origin", "next-action", "content-type", "next-router-state-tree"]) headers.delete(name);
+  return NextResponse.rewrite(new URL("/oauth/error?reason=foreign_origin", req.url), { status: 403, request: { headers } });
+}
+
+/**
+ * An invitation link that was used or has expired: 410 Gone, so link checkers and logs tell it
+ * from an unknown link (the page answers those with 404) and from a working one.
+ */
+async function goneInvitationLink(req: NextRequest): Promise<Response | null> {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const match = /^\/invite\/([^/]+)$/.exec(req.nextUrl.pathname);
+  if (!match) return null;
+  let token: string;
+  try {
+    token = decodeURIComponent(match[1] ?? "");
+  } catch {
+    return null;
+  }
+  const view = await findInvitation(token);
+  if (view.status !== "expired" && view.status !== "accepted") return null;
+  return new NextResponse(goneHtml(goneInvitation(view)), {
+    status: 410,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+/**
+ * The API. Two kinds of request never reach a route handler of their own: a method the route does
+ * not export (Next.js answers an empty 405) and a path that is not valid percent-encoded UTF-8
+ * (Next.js fails decoding its params: a plain-text 500). Both are rewritten to the catch-all route,
+ * which answers them as JSON with the API's headers (lib/api/unknown-path.ts). Only the path rules
+ * (lib/api/api-paths.ts) are imported for this.
+ */
+function apiFallback(req: NextRequest): Response {
   // The raw path, still percent-encoded (nextUrl may hold it decoded).
   const rawPathname = new URL(req.url).pathname;
   if (fallbackOf(req.method, rawPathname) === null) return NextResponse.next();
   return NextResponse.rewrite(new URL(fallbackPathname(rawPathname), req.url));
 }
 
-export const config = { matcher: ["/api/v1/:path*"] };
+export async function proxy(req: NextRequest): Promise<Response> {
+  if (req.nextUrl.pathname === "/oauth/consent") return refuseForeignConsent(req) ?? NextResponse.next();
+  if (req.nextUrl.pathname.startsWith("/invite/")) return (await goneInvitationLink(req)) ?? NextResponse.next();
+  return apiFallback(req);
+}
+
+export const config = { matcher: ["/api/v1/:path*", "/oauth/consent", "/invite/:token"] };

@@ -1,11 +1,9 @@
-import Link from "next/link";
+import { NotFoundMessage } from "@/components/not-found-message";
 
 export default function NotFound() {
   return (
-    <main className="mx-auto max-w-md px-4 py-24 text-center">
-      <h1 className="text-xl font-semibold">Not found</h1>
-      <p className="mt-2 text-slate-600">This page does not exist, or you do not have access to it.</p>
-      <Link className="mt-4 inline-block text-brand underline" href="/">Go home</Link>
+    <main>
+      <NotFoundMessage className="py-24" linkLabel="Go home" />
     </main>
   );
 }

@@ -38,7 +38,15 @@ test("a guest invited through the API opens the emailed link, sets a password an
   // The new guest creates an account and lands on the portal.
   await page.goto(link!);
   await expect(page.getByText(/invited you to Acme Ltd/)).toBeVisible();
+  // A mistake is shown at its field, and the name typed stays.
   await page.getByLabel("Your name").fill("Nia New");
+  await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
+  await page.getByLabel("Repeat the password").fill("a-different-password");
+  await page.getByRole("button", { name: "Create account and open the portal" }).click();
+  await expect(page.getByLabel("Repeat the password")).toHaveAccessibleDescription("The two passwords differ");
+  await expect(page.getByLabel("Your name")).toHaveValue("Nia New");
+  expect(page.url()).not.toContain("error=");
+
   await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
   await page.getByLabel("Repeat the password").fill("a-new-guest-password");
   await page.getByRole("button", { name: "Create account and open the portal" }).click();
@@ -46,7 +54,17 @@ test("a guest invited through the API opens the emailed link, sets a password an
   await expect(page.getByTestId("portal-name")).toContainText("Acme Ltd");
   await expect(page.getByTestId("signed-in-as")).toHaveText("Nia New");
 
-  // The link works once.
-  await page.goto(link!);
-  await expect(page.getByText("Invitation already used")).toBeVisible();
+  await expect(page).toHaveTitle(/^Acme Ltd.* · Client Portals$/);
+
+  // The link works once: afterwards 410 Gone, with a page that says so.
+  const used = await page.goto(link!);
+  expect(used?.status()).toBe(410);
+  await expect(page.getByRole("heading", { name: "Invitation already used" })).toBeVisible();
+  await expect(page).toHaveTitle("Invitation already used · Client Portals");
+});
+
+test("an unknown invitation link is a 404 with its own page", async ({ page }) => {
+  const response = await page.goto("/invite/no-such-invitation-token");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Invitation not found" })).toBeVisible();
 });

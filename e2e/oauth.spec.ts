@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { callbackServer, signIn } from "./support";
 
 // The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
@@ -22,6 +23,17 @@ function authorizePath(params: Record<string, string>): string {
 
 const newState = () => randomBytes(12).toString("base64url");
 
+/** The member signs in and opens the consent screen for portal:read; returns the request's state. */
+async function memberOnConsent(page: Page): Promise<string> {
+  const state = newState();
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await page.goto(authorizePath({ scope: "portal:read", state }));
+  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  return state;
+}
+
 test("an admin creates a client in API settings and sees its secret once", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
@@ -43,6 +55,9 @@ test("an admin creates a client in API settings and sees its secret once", async
   await page.getByRole("button", { name: "Create client" }).click();
   const reveal = page.getByTestId("secret-reveal");
   await expect(reveal).toContainText("won't be shown again");
+  // Shown where the user looks: in view, with the focus on it.
+  await expect(reveal).toBeInViewport();
+  await expect(reveal).toBeFocused();
   client.clientId = (await reveal.getByTestId("new-client-id").textContent()) ?? "";
   client.secret = (await reveal.getByTestId("new-client-secret").textContent()) ?? "";
   expect(client.clientId).toMatch(/^cpc_/);
@@ -60,6 +75,19 @@ test("an admin creates a client in API settings and sees its secret once", async
   await expect(page.getByTestId("secret-reveal")).toHaveCount(0);
   expect(await page.content()).not.toContain(client.secret);
 
+  // The app's publisher, website and logo for the consent screen: https only, said at the field.
+  await row.getByRole("button", { name: `Edit app details of ${APP_NAME}` }).click();
+  await row.getByLabel("Publisher").fill("Ledger Co");
+  await row.getByLabel("Website").fill("http://ledger.example");
+  await row.getByLabel("Logo URL").fill("https://ledger.example/logo.png");
+  await row.getByRole("button", { name: "Save details" }).click();
+  await expect(row.getByLabel("Website")).toHaveAccessibleDescription("Must be an https URL, e.g. https://example.com");
+  await expect(row.getByLabel("Publisher")).toHaveValue("Ledger Co");
+  await row.getByLabel("Website").fill("https://ledger.example");
+  await row.getByRole("button", { name: "Save details" }).click();
+  await expect(row.getByRole("status")).toHaveText("App details saved.");
+  await expect(row.getByTestId("client-publisher")).toContainText("Ledger Co");
+
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
 });
@@ -75,15 +103,28 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(page.getByText(ORG_NAME)).toBeVisible();
   await expect(page.getByTestId("redirect-host")).toHaveText(new URL(callback.uri).host);
   await expect(page.getByText("This app cannot download the contents of your files.")).toBeVisible();
-  await expect(page.getByRole("checkbox", { name: "portal:read" })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: "portal:read" })).toHaveAccessibleDescription("List and view portals, list workflow states");
+  await expect(page.getByTestId("client-publisher")).toHaveText("by Ledger Co · ledger.example");
+  await expect(page.getByRole("img", { name: `${APP_NAME} logo` })).toHaveAttribute("src", "https://ledger.example/logo.png");
+  // The plain-language meaning leads; the scope's name comes second.
+  const portalRead = page.getByRole("checkbox", { name: "List and view portals, list workflow states" });
+  await expect(portalRead).toBeChecked();
+  await expect(portalRead).toHaveAccessibleDescription("portal:read");
+
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: `test-results/screenshots/consent-${width}x${height}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   // The consent screen must not be framed.
   const headers = (await page.request.get(page.url())).headers();
   expect(headers["content-security-policy"]).toBe("frame-ancestors 'none'");
   expect(headers["x-frame-options"]).toBe("DENY");
 
-  await page.getByRole("checkbox", { name: "task:read" }).uncheck();
+  await page.getByRole("checkbox", { name: "List tasks" }).uncheck();
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;
@@ -108,6 +149,23 @@ test("a member approves part of the scopes; the client exchanges the code for to
   expect(await me.json()).toMatchObject({ user_email: "member@demo.test", org_name: ORG_NAME, client_id: client.clientId, scopes: ["portal:read"] });
 });
 
+test("the API reference sends a try-it request with a pasted access token", async ({ page }) => {
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { name: "Client Portals API", exact: true })).toBeVisible();
+  const tokenField = page.locator("label", { hasText: "Bearer Token" }).first();
+  await tokenField.click();
+  await page.keyboard.type(accessToken);
+  await page.screenshot({ path: "test-results/screenshots/api-reference-token-1280x800.png" });
+  await page.getByRole("button", { name: /Test Request/ }).first().click();
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/me");
+  await page.getByRole("button", { name: /^Send/ }).first().click();
+  const response = await answer;
+  expect(response.request().headers()["authorization"]).toBe(`Bearer ${accessToken}`);
+  expect(response.status()).toBe(200);
+  await page.screenshot({ path: "test-results/screenshots/api-reference-try-it-1280x800.png" });
+  await expect(page.getByText("member@demo.test").first()).toBeVisible();
+});
+
 test("a scope the client may not ask for goes back to the client as invalid_scope, before any sign-in", async ({ request }) => {
   const response = await request.get(authorizePath({ scope: "portal:read webhook:manage", state: "s1" }), { maxRedirects: 0 });
   expect(response.status()).toBe(302);
@@ -118,18 +176,44 @@ test("a scope the client may not ask for goes back to the client as invalid_scop
 });
 
 test("Deny sends access_denied and the state back to the client", async ({ page }) => {
-  const state = newState();
-  await page.goto("/sign-in");
-  await signIn(page, "member@demo.test");
-  await expect(page.getByTestId("signed-in-as")).toBeVisible();
-  await page.goto(authorizePath({ scope: "portal:read", state }));
-  await expect(page.getByRole("heading", { name: `Authorize ${APP_NAME}` })).toBeVisible();
+  const state = await memberOnConsent(page);
   await page.getByRole("button", { name: "Deny" }).click();
   await page.waitForURL((url) => url.href.startsWith(callback.uri));
   const landed = new URL(page.url()).searchParams;
   expect(landed.get("error")).toBe("access_denied");
   expect(landed.get("state")).toBe(state);
   expect(landed.has("code")).toBe(false);
+});
+
+test("a captured Approve is answered once, and one posted from another site gets a 403 error page", async ({ page }) => {
+  const state = await memberOnConsent(page);
+
+  // Capture the Approve POST exactly as the browser sent it.
+  const captured = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/oauth/consent");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL((url) => url.href.startsWith(callback.uri));
+  const approve = await captured;
+  const codes = () => callback.received.filter((q) => q.get("state") === state && q.has("code")).length;
+  expect(codes()).toBe(1);
+
+  // Replayed with the user's session (the page's cookies): no second code.
+  const headers = await approve.allHeaders();
+  const replay = (extra: Record<string, string>) =>
+    page.request.fetch(approve.url(), { method: "POST", headers: { ...headers, ...extra }, data: approve.postDataBuffer() ?? undefined, maxRedirects: 0 });
+  const again = await replay({});
+  expect(again.status()).toBeLessThan(500);
+  expect(`${again.headers()["x-action-redirect"] ?? ""}${again.headers()["location"] ?? ""}`).toContain("/oauth/error?reason=used_form");
+  expect(codes()).toBe(1);
+  await page.goto("/oauth/error?reason=used_form");
+  await expect(page.getByRole("alert").filter({ hasText: "already answered" })).toBeVisible();
+
+  // Posted from another site: 403 and the OAuth error page, not the framework's 500.
+  const foreign = await replay({ origin: "https://evil.example" });
+  expect(foreign.status()).toBe(403);
+  const html = await foreign.text();
+  expect(html).toContain("Authorization failed");
+  expect(html).toContain("sent from another website");
+  expect(codes()).toBe(1);
 });
 
 test("a member has Connected apps but no API settings", async ({ page }) => {

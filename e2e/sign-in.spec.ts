@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { DEMO_PASSWORD } from "./support";
+import { DEMO_PASSWORD, signIn } from "./support";
 
 test("the demo admin signs in with a password and sees the portal list", async ({ page }) => {
   await page.goto("/");
@@ -63,4 +63,22 @@ test("a magic link from the captured mailbox signs the member in, and sign-out e
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto("/");
   await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("a return path that a browser would read as another site lands in the app after sign-in", async ({ page }) => {
+  // Slash, TAB, "/evil.example/": browsers drop the TAB and read "//evil.example/".
+  for (const callbackUrl of ["%2F%09%2Fevil.example%2F", "%2F%09%5Cevil.example%2F", "%2F%0A%2Fevil.example%2F", "%2F%0D%0A%2Fevil.example%2F"]) {
+    await page.context().clearCookies();
+    const response = await page.goto(`/sign-in?callbackUrl=${callbackUrl}`);
+    expect(response?.status(), callbackUrl).toBe(200);
+    await signIn(page, "admin@demo.test");
+    await expect(page, callbackUrl).toHaveURL(/^http:\/\/localhost:\d+\/org\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
+  }
+});
+
+test("a same-site return path is kept through sign-in", async ({ page }) => {
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent("/docs/api")}`);
+  await signIn(page, "admin@demo.test");
+  await expect(page).toHaveURL(/\/docs\/api$/);
 });

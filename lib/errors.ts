@@ -20,20 +20,32 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+export interface AppErrorDetails {
+  /** The input field the error is about (the API's name for it, e.g. "events", "url"). */
+  field?: string;
+  /** The message for a person at a form, without the field's name; the description otherwise. */
+  userMessage?: string;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   /** Extra response headers, e.g. WWW-Authenticate or Retry-After. */
   readonly headers: Record<string, string>;
+  readonly field?: string;
+  readonly userMessage: string;
 
-  constructor(code: ErrorCode, description: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, description: string, headers: Record<string, string> = {}, details: AppErrorDetails = {}) {
     super(description);
     this.name = "AppError";
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.headers = headers;
+    this.field = details.field;
+    this.userMessage = details.userMessage ?? description;
   }
 }
+
 
 export const invalidRequest = (description: string) => new AppError("invalid_request", description);
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);

@@ -1,5 +1,6 @@
 import { ClientActions } from "@/components/oauth/client-actions";
-import type { ClientActionState, FormAction } from "@/components/oauth/state";
+import { ClientProfileForm } from "@/components/oauth/client-profile-form";
+import type { ClientActionState, ClientProfileState, FormAction } from "@/components/oauth/state";
 
 export interface ClientSummary {
   id: string;
@@ -10,6 +11,9 @@ export interface ClientSummary {
   secretHint: string;
   createdAt: Date;
   secretRotatedAt: Date | null;
+  publisherName: string | null;
+  websiteUrl: string | null;
+  logoUrl: string | null;
 }
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
@@ -19,14 +23,24 @@ function When({ date }: { date: Date }) {
 }
 
 /** The organization's clients; secrets appear only as their last four characters. */
-export function ClientList({ clients, rotate, remove }: { clients: ClientSummary[]; rotate: FormAction<ClientActionState>; remove: FormAction<ClientActionState> }) {
+export function ClientList({
+  clients,
+  rotate,
+  remove,
+  updateProfile,
+}: {
+  clients: ClientSummary[];
+  rotate: FormAction<ClientActionState>;
+  remove: FormAction<ClientActionState>;
+  updateProfile: FormAction<ClientProfileState>;
+}) {
   if (clients.length === 0) return <p className="text-sm text-slate-600">No clients yet.</p>;
   return (
     <ul className="space-y-4">
       {clients.map((c) => (
         <li key={c.id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="oauth-client" aria-label={c.name}>
           <h3 className="font-semibold">{c.name}</h3>
-          <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_1fr]">
             <dt className="text-slate-600">Client ID</dt>
             <dd><code className="break-all">{c.clientId}</code></dd>
             <dt className="text-slate-600">Client secret</dt>
@@ -37,9 +51,17 @@ export function ClientList({ clients, rotate, remove }: { clients: ClientSummary
             </dd>
             <dt className="text-slate-600">Allowed scopes</dt>
             <dd><code>{c.allowedScopes.join(" ")}</code></dd>
+            <dt className="text-slate-600">Publisher</dt>
+            <dd data-testid="client-publisher">{c.publisherName ?? "—"}{c.websiteUrl ? <> · <code className="break-all">{c.websiteUrl}</code></> : null}</dd>
             <dt className="text-slate-600">Created</dt>
             <dd><When date={c.createdAt} /></dd>
           </dl>
+          <ClientProfileForm
+            id={c.id}
+            name={c.name}
+            initial={{ publisherName: c.publisherName ?? "", websiteUrl: c.websiteUrl ?? "", logoUrl: c.logoUrl ?? "" }}
+            action={updateProfile}
+          />
           <ClientActions id={c.id} name={c.name} rotate={rotate} remove={remove} />
         </li>
       ))}

@@ -6,6 +6,7 @@ import { SecretReveal } from "@/components/oauth/secret-reveal";
 import type { CreateClientState, FormAction } from "@/components/oauth/state";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
 import { ALL_SCOPES } from "@/lib/oauth/scopes";
 
@@ -29,7 +30,7 @@ export function CreateClientForm({ action }: { action: FormAction<CreateClientSt
       {state.error ? <Alert>{state.error}</Alert> : null}
       {/* React resets the form after each submission, to these defaults: the input after an error. */}
       <form action={formAction} className="space-y-4">
-        <Input label="Name" id="client-name" name="name" required maxLength={100} defaultValue={values?.name ?? ""} />
+        <Input label="Name" id="client-name" name="name" required maxLength={100} defaultValue={values?.name ?? ""} error={state.fieldErrors?.name} />
         <label htmlFor="redirect-uris" className="block text-sm">
           <span className="mb-1 block font-medium text-slate-700">Redirect URIs</span>
           <textarea
@@ -37,15 +38,17 @@ export function CreateClientForm({ action }: { action: FormAction<CreateClientSt
             name="redirect_uris"
             rows={3}
             required
-            aria-describedby="redirect-uris-hint"
+            aria-describedby={state.fieldErrors?.redirect_uris ? "redirect-uris-error redirect-uris-hint" : "redirect-uris-hint"}
+            aria-invalid={state.fieldErrors?.redirect_uris ? true : undefined}
             defaultValue={values?.redirectUris ?? ""}
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm"
+            className={`block w-full rounded-md border bg-white px-3 py-2 font-mono text-sm ${state.fieldErrors?.redirect_uris ? "border-red-500" : "border-slate-300"}`}
           />
+          <FieldError id="redirect-uris-error" message={state.fieldErrors?.redirect_uris} />
           <span id="redirect-uris-hint" className="mt-1 block text-xs text-slate-500">
             One per line, at most 10. https, or http on localhost for development. Must match exactly what the app sends.
           </span>
         </label>
-        <ScopeCheckboxes legend="Allowed scopes" name="allowed_scope" scopes={ALL_SCOPES} checked={values?.scopes ?? []} idPrefix="create" />
+        <ScopeCheckboxes legend="Allowed scopes" name="allowed_scope" scopes={ALL_SCOPES} checked={values?.scopes ?? []} idPrefix="create" error={state.fieldErrors?.allowed_scope} />
         <Button type="submit" disabled={pending}>{pending ? "Creating…" : "Create client"}</Button>
       </form>
     </div>

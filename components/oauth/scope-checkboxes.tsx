@@ -1,8 +1,10 @@
+import { FieldError } from "@/components/ui/field-error";
 import { SCOPES, type Scope } from "@/lib/oauth/scopes";
 
 /**
- * One checkbox per scope, labelled by the scope's name and described by its meaning, so that
- * assistive technology (and tests) find it as e.g. "task:read".
+ * One checkbox per scope. For developers (API settings) it is labelled by the scope's name and
+ * described by its meaning ("task:read"); for the person deciding on the consent screen
+ * (`lead="meaning"`) the plain-language meaning is the label and the scope name comes second.
  */
 export function ScopeCheckboxes({
   legend,
@@ -10,16 +12,22 @@ export function ScopeCheckboxes({
   scopes,
   checked,
   idPrefix,
+  lead = "scope",
+  error,
 }: {
   legend: string;
   name: string;
   scopes: readonly Scope[];
   checked: readonly string[];
   idPrefix: string;
+  lead?: "scope" | "meaning";
+  /** A message about the choice as a whole (e.g. nothing ticked). */
+  error?: string;
 }) {
   return (
-    <fieldset className="space-y-2">
+    <fieldset className="space-y-2" aria-describedby={error ? `${idPrefix}-scopes-error` : undefined}>
       <legend className="mb-2 text-sm font-medium text-slate-700">{legend}</legend>
+      <FieldError id={`${idPrefix}-scopes-error`} message={error} />
       {scopes.map((scope) => {
         const id = `${idPrefix}-${scope.replace(":", "-")}`;
         return (
@@ -33,10 +41,17 @@ export function ScopeCheckboxes({
               aria-describedby={`${id}-meaning`}
               className="mt-1 h-4 w-4 rounded border-slate-300"
             />
-            <div className="text-sm">
-              <label htmlFor={id} className="font-mono font-medium text-slate-800">{scope}</label>
-              <p id={`${id}-meaning`} className="text-slate-600">{SCOPES[scope]}</p>
-            </div>
+            {lead === "meaning" ? (
+              <div className="text-sm">
+                <label htmlFor={id} className="font-medium text-slate-800">{SCOPES[scope]}</label>
+                <p id={`${id}-meaning`} className="font-mono text-xs text-slate-500">{scope}</p>
+              </div>
+            ) : (
+              <div className="text-sm">
+                <label htmlFor={id} className="font-mono font-medium text-slate-800">{scope}</label>
+                <p id={`${id}-meaning`} className="text-slate-600">{SCOPES[scope]}</p>
+              </div>
+            )}
           </div>
         );
       })}

@@ -1,14 +1,29 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { CopyButton } from "@/components/oauth/copy-button";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
 /** A client secret, shown once: it exists only in the state of the form that received it. */
 export function SecretReveal({ clientId, secret, title, onDone }: { clientId?: string; secret: string; title: string; onDone: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The box may appear above the viewport (the form that made it is further down): bring it into
+  // view and move focus to it, so that keyboard and screen-reader users land on the secret too.
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "center" });
+    box.current?.focus({ preventScroll: true });
+  }, [secret]);
   return (
-    <div className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4" data-testid="secret-reveal">
-      <p className="font-medium">{title}</p>
+    <div
+      ref={box}
+      tabIndex={-1}
+      role="region"
+      aria-labelledby={`reveal-${secret.slice(-8)}`}
+      className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 outline-none focus-visible:ring-2 focus-visible:ring-amber-500"
+      data-testid="secret-reveal"
+    >
+      <p className="font-medium" id={`reveal-${secret.slice(-8)}`}>{title}</p>
       {clientId ? <CopyableValue label="Client ID" value={clientId} testId="new-client-id" /> : null}
       <CopyableValue label="Client secret" value={secret} testId="new-client-secret" />
       <Alert tone="info">Copy the secret now and keep it safe. It won&apos;t be shown again.</Alert>

@@ -1,17 +1,25 @@
 // What the API settings actions give back to their forms (see app/(web)/org/[orgId]/settings/api).
+import type { FormState } from "@/lib/web/form-state";
 
-export interface CreateClientState {
-  error?: string;
-  /** The input, given back after an error so that nothing typed is lost. */
-  values?: { name: string; redirectUris: string; scopes: string[] };
+export type { FormAction } from "@/lib/web/form-state";
+
+export interface ClientFormValues {
+  name: string;
+  redirectUris: string;
+  scopes: string[];
+}
+
+export interface CreateClientState extends FormState<ClientFormValues> {
   /** The new client's credentials: held only in the form's state, so shown once. */
   created?: { name: string; clientId: string; secret: string };
 }
 
-export interface ClientActionState {
-  error?: string;
+export interface ClientActionState extends FormState {
   /** A rotated secret, shown once. */
   secret?: string;
 }
 
-export type FormAction<S> = (state: S, formData: FormData) => Promise<S>;
+export interface ClientProfileState extends FormState<{ publisherName: string; websiteUrl: string; logoUrl: string }> {
+  /** Bumped on each save. */
+  saved?: number;
+}

@@ -1,3 +1,4 @@
+import { FieldError } from "@/components/ui/field-error";
 import { subscribableEventTypes } from "@/lib/events/types";
 
 const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
@@ -11,10 +12,11 @@ const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
 };
 
 /** One checkbox per subscribable event, labelled by its name. */
-export function EventCheckboxes({ checked, idPrefix }: { checked: readonly string[]; idPrefix: string }) {
+export function EventCheckboxes({ checked, idPrefix, error }: { checked: readonly string[]; idPrefix: string; error?: string }) {
   return (
-    <fieldset className="space-y-2">
+    <fieldset className="space-y-2" aria-invalid={error ? true : undefined} aria-describedby={error ? `${idPrefix}-events-error` : undefined}>
       <legend className="mb-2 text-sm font-medium text-slate-700">Events</legend>
+      <FieldError id={`${idPrefix}-events-error`} message={error} />
       <div className="grid gap-2 sm:grid-cols-2">
         {subscribableEventTypes.map((event) => {
           const id = `${idPrefix}-${event.replace(/[._]/g, "-")}`;

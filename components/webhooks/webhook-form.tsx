@@ -36,8 +36,8 @@ export function WebhookForm({
       {webhookId ? <input type="hidden" name="id" value={webhookId} /> : null}
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.saved && !webhookId ? <Alert tone="success">Webhook created. Its signing secret is in the list below.</Alert> : null}
-      <Input label="Endpoint URL" id={`${idPrefix}-url`} name="url" type="url" required maxLength={2000} placeholder="https://example.com/webhooks/client-portals" defaultValue={values.url} />
-      <EventCheckboxes checked={values.events} idPrefix={idPrefix} />
+      <Input label="Endpoint URL" id={`${idPrefix}-url`} name="url" type="url" required maxLength={2000} placeholder="https://example.com/webhooks/client-portals" defaultValue={values.url} error={state.fieldErrors?.url} />
+      <EventCheckboxes checked={values.events} idPrefix={idPrefix} error={state.fieldErrors?.events} />
       {webhookId ? (
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="enabled" defaultChecked={values.enabled} className="h-4 w-4 rounded border-slate-300" />

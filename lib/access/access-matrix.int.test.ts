@@ -18,6 +18,7 @@ import { inviteGuests } from "@/lib/guests/invite-guests";
 import { getMe } from "@/lib/me/get-me";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
+import { updateClientProfile } from "@/lib/oauth/clients/profile";
 import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
 import { getPortal } from "@/lib/portals/get-portal";
@@ -306,6 +307,13 @@ const ROWS: Row[] = [
     expect: { ...ORG_ADMINS, ...LIST },
     run: (viewer) => listOAuthClients({ viewer }),
     sees: (r, w) => ids(r).includes(w.clientRecordId),
+  }),
+  row({
+    entry: "oauth/clients/profile:updateClientProfile",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => updateClientProfile({ viewer, id: w.clientRecordId, publisherName: "Matrix Ltd", websiteUrl: "", logoUrl: "" }),
   }),
   row({ entry: "oauth/clients/manage-client:rotateClientSecret", scope: null, write: true, expect: ADMIN_BY_ID, run: (viewer, w) => rotateClientSecret({ viewer, id: w.clientRecordId }) }),
   row({

@@ -58,7 +58,11 @@ async function markGuestAccepted(tx: Tx, invitation: { orgId: string; portalId: 
  */
 export async function acceptInvitationAsNewUser(input: { token: string; name: string; password: string }): Promise<AcceptedInvitation> {
   const parsed = newAccountSchema.safeParse(input);
-  if (!parsed.success) throw invalidRequest(parsed.error.issues[0]?.message ?? "Invalid input");
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const message = issue?.message ?? "Invalid input";
+    throw new AppError("invalid_request", message, {}, { field: issue ? String(issue.path[0]) : undefined });
+  }
   const passwordHash = await hashPassword(parsed.data.password);
   return db.$transaction(async (tx) => {
     const invitation = await claim(tx, input.token, null);

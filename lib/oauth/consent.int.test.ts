@@ -45,8 +45,11 @@ describe("decideConsent", () => {
 
   it("denies on Deny and on Approve with nothing ticked, issuing no code", async () => {
     const { member, params, request, client } = await setup();
-    for (const [approve, checkedScopes] of [[false, ["portal:read"]], [true, []]] as const) {
-      const target = new URL(await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request), approve, checkedScopes: [...checkedScopes] }));
+    const now = Date.now();
+    for (const [i, [approve, checkedScopes]] of ([[false, ["portal:read"]], [true, []]] as const).entries()) {
+      // Two forms (issued a second apart): each form is answered once.
+      const token = tokenFor(member.id, request, new Date(now - i * 1000));
+      const target = new URL(await decideConsent({ userId: member.id, params, token, approve, checkedScopes: [...checkedScopes] }));
       expect(target.searchParams.get("error")).toBe("access_denied");
       expect(target.searchParams.get("state")).toBe("st-1");
       expect(target.searchParams.has("code")).toBe(false);
@@ -90,5 +93,42 @@ describe("decideConsent", () => {
       const target = await decideConsent({ userId: member.id, params: { ...params, ...changed }, token, approve: true, checkedScopes: ["portal:read"] });
       expect(target.startsWith("/oauth/error?")).toBe(true);
     }
+  });
+
+  it("answers a form once: the same Approve sent again issues no second code", async () => {
+    const { member, params, request, client } = await setup();
+    const token = tokenFor(member.id, request);
+    const approve = () => decideConsent({ userId: member.id, params, token, approve: true, checkedScopes: ["portal:read"] });
+    const first = new URL(await approve());
+    expect(first.searchParams.get("code")).toBeTruthy();
+    expect(await approve()).toBe("/oauth/error?reason=used_form");
+    expect(await approve()).toBe("/oauth/error?reason=used_form");
+    expect(await db.oAuthAuthorizationCode.count({ where: { clientId: client.id } })).toBe(1);
+  });
+
+  it("lets only one of four concurrent submissions of the same form through", async () => {
+    const { member, params, request, client } = await setup();
+    const token = tokenFor(member.id, request);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => decideConsent({ userId: member.id, params, token, approve: true, checkedScopes: ["portal:read"] })),
+    );
+    expect(results.filter((r) => r === "/oauth/error?reason=used_form")).toHaveLength(3);
+    expect(await db.oAuthAuthorizationCode.count({ where: { clientId: client.id } })).toBe(1);
+  });
+
+  it("counts Deny as the answer: the same form cannot approve afterwards", async () => {
+    const { member, params, request, client } = await setup();
+    const token = tokenFor(member.id, request);
+    const denied = new URL(await decideConsent({ userId: member.id, params, token, approve: false, checkedScopes: ["portal:read"] }));
+    expect(denied.searchParams.get("error")).toBe("access_denied");
+    expect(await decideConsent({ userId: member.id, params, token, approve: true, checkedScopes: ["portal:read"] })).toBe("/oauth/error?reason=used_form");
+    expect(await db.oAuthAuthorizationCode.count({ where: { clientId: client.id } })).toBe(0);
+  });
+
+  it("a fresh form for the same request still works after one was answered", async () => {
+    const { member, params, request } = await setup();
+    await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request, new Date(Date.now() - 5000)), approve: true, checkedScopes: ["portal:read"] });
+    const again = new URL(await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request), approve: true, checkedScopes: ["portal:read"] }));
+    expect(again.searchParams.get("code")).toBeTruthy();
   });
 });

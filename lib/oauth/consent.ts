@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import { safeEqual } from "@/lib/crypto";
+import { safeEqual, sha256Hex } from "@/lib/crypto";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
 import {
@@ -59,7 +60,7 @@ export function authorizeRedirect(check: AuthorizeCheck, params: AuthorizeParams
 
 // Consent form token: Next.js already refuses cross-origin server actions; this also ties the form
 // to the signed-in user and to exactly the request shown, so a form rendered for one request or
-// user cannot approve another, and an old form cannot be replayed later.
+// user cannot approve another, and an old form cannot be replayed later; each form is answered once.
 
 export const CONSENT_TOKEN_TTL_SECONDS = 10 * 60;
 /** Clocks of several servers may differ a little. */
@@ -109,6 +110,8 @@ export function verifyConsentToken({ token, userId, request, now = new Date(), s
 /** Messages of the error page for failures found after the request itself checked out. */
 export const CONSENT_ERRORS = {
   invalid_form: "This consent form does not belong to this request or to you. Go back to the application and start again.",
+  used_form: "This consent form was already answered, so it cannot be sent again. Go back to the application and start again.",
+  foreign_origin: "This consent form was sent from another website, so it was refused. Go back to the application and start again.",
   not_member: "Only members of the application's organization can authorize it.",
 } as const;
 
@@ -116,6 +119,18 @@ export type ConsentErrorReason = keyof typeof CONSENT_ERRORS;
 
 export function denialRedirect(request: AuthorizeRequest): string {
   return redirectWith(request.redirectUri, { error: "access_denied", error_description: "The user denied the request", state: request.state });
+}
+
+/**
+ * Marks a valid consent token as answered. True the first time, false for every replay of the
+ * same form (the primary key decides, so two concurrent submissions cannot both pass).
+ */
+export async function useConsentToken(token: string, now: Date = new Date()): Promise<boolean> {
+  const expiresAt = new Date(now.getTime() + (CONSENT_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
+  // Rows are only needed while a token could still verify.
+  await db.oAuthConsentFormUse.deleteMany({ where: { expiresAt: { lt: now } } });
+  const { count } = await db.oAuthConsentFormUse.createMany({ data: [{ tokenHash: sha256Hex(token), expiresAt }], skipDuplicates: true });
+  return count === 1;
 }
 
 /**
@@ -140,6 +155,8 @@ export async function decideConsent(input: {
   if (token === "invalid") return "/oauth/error?reason=invalid_form";
   // An expired form shows the screen again with a fresh token rather than a dead end.
   if (token === "expired") return `/oauth/consent?${authorizeQuery(input.params)}&expired=1`;
+  // Single use: a captured Approve sent again (with the user's session) issues no second code.
+  if (!(await useConsentToken(input.token, input.now))) return "/oauth/error?reason=used_form";
 
   const approved = request.scopes.filter((s) => input.checkedScopes.includes(s));
   if (!input.approve || approved.length === 0) return denialRedirect(request);

@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { checkOutboundUrl, isOutboundError, type OutboundPolicy } from "@/lib/outbound";
 
 /**
@@ -10,7 +10,7 @@ export async function checkWebhookUrl(url: string, policy?: OutboundPolicy): Pro
   try {
     await checkOutboundUrl(url, policy);
   } catch (e) {
-    if (isOutboundError(e)) throw invalidRequest(`url: ${e.reason}: ${e.message}`);
+    if (isOutboundError(e)) throw new AppError("invalid_request", `url: ${e.reason}: ${e.message}`, {}, { field: "url", userMessage: e.message });
     throw e;
   }
 }

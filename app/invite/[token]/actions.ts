@@ -1,53 +1,42 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { InviteFormState } from "@/components/invite/accept-forms";
 import { signIn, signOut } from "@/lib/auth";
 import { currentUser } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
 import { acceptInvitationAsNewUser, acceptInvitationAsUser } from "@/lib/guests/accept-invitation";
 import { portalPath } from "@/lib/portals/links";
+import { formAction } from "@/lib/web/org-action";
 
-function field(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
-}
-
-function back(token: string, message: string): never {
-  redirect(`/invite/${encodeURIComponent(token)}?error=${encodeURIComponent(message)}`);
-}
+const invitePath = (token: string) => `/invite/${encodeURIComponent(token)}`;
+const tokenForm = z.object({ token: z.string() });
 
 /** A new guest sets a name and password (creating the account), is signed in and lands on the portal. */
-export async function createAccountAndAccept(formData: FormData): Promise<void> {
-  const token = field(formData, "token");
-  const password = field(formData, "password");
-  if (password !== field(formData, "confirm")) back(token, "The two passwords differ");
-  let accepted;
-  try {
-    accepted = await acceptInvitationAsNewUser({ token, name: field(formData, "name"), password });
-  } catch (e) {
-    if (isAppError(e)) back(token, e.message);
-    throw e;
-  }
-  // signIn redirects by throwing.
-  await signIn("credentials", { email: accepted.email, password, redirectTo: portalPath(accepted.orgId, accepted.portalId) });
-}
+export const createAccountAndAccept = formAction(
+  {
+    input: tokenForm.extend({ name: z.string(), password: z.string(), confirm: z.string() }),
+    values: (formData) => ({ name: String(formData.get("name") ?? "") }),
+    fields: ["name", "password", "confirm"],
+  },
+  async ({ token, name, password, confirm }): Promise<InviteFormState> => {
+    if (password !== confirm) return { fieldErrors: { confirm: "The two passwords differ" }, values: { name } };
+    const accepted = await acceptInvitationAsNewUser({ token, name, password });
+    // signIn redirects by throwing.
+    await signIn("credentials", { email: accepted.email, password, redirectTo: portalPath(accepted.orgId, accepted.portalId) });
+    return {};
+  },
+);
 
 /** The signed-in user accepts an invitation sent to their address and lands on the portal. */
-export async function acceptAsSignedIn(formData: FormData): Promise<void> {
-  const token = field(formData, "token");
+export const acceptAsSignedIn = formAction({ input: tokenForm }, async ({ token }): Promise<InviteFormState> => {
   const user = await currentUser();
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`);
-  let accepted;
-  try {
-    accepted = await acceptInvitationAsUser({ token, userId: user.id });
-  } catch (e) {
-    if (isAppError(e)) back(token, e.message);
-    throw e;
-  }
+  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(invitePath(token))}`);
+  const accepted = await acceptInvitationAsUser({ token, userId: user.id });
   redirect(portalPath(accepted.orgId, accepted.portalId));
-}
+});
 
 /** Signed in as someone else: sign out and come back to the invitation. */
 export async function signOutForInvitation(formData: FormData): Promise<void> {
-  await signOut({ redirectTo: `/invite/${encodeURIComponent(field(formData, "token"))}` });
+  await signOut({ redirectTo: invitePath(String(formData.get("token") ?? "")) });
 }

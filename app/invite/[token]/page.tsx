@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert } from "@/components/ui/alert";
+import { notFound } from "next/navigation";
+import { AcceptForm, CreateAccountForm } from "@/components/invite/accept-forms";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { currentUser } from "@/lib/auth/session";
 import { MIN_PASSWORD_LENGTH } from "@/lib/guests/accept-invitation";
 import { findInvitation } from "@/lib/guests/find-invitation";
@@ -21,57 +21,22 @@ function Shell({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default async function InvitationPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ token: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const query = await searchParams;
-  const error = typeof query.error === "string" ? query.error.slice(0, 200) : null;
   const view = await findInvitation(token);
   const returnTo = `/invite/${encodeURIComponent(token)}`;
 
-  if (view.status === "unknown") {
-    return (
-      <Shell>
-        <Card title="Invitation not found">
-          <p>This invitation link is not valid. Check that you opened the whole link from the email, or ask for a new invitation.</p>
-        </Card>
-      </Shell>
-    );
-  }
-  if (view.status !== "valid") {
-    return (
-      <Shell>
-        <Card title={view.status === "expired" ? "Invitation expired" : "Invitation already used"}>
-          <p>
-            {view.status === "expired"
-              ? `This invitation to ${view.portalName} (${view.orgName}) has expired. Ask ${view.orgName} to invite you again.`
-              : `This invitation to ${view.portalName} (${view.orgName}) was already accepted.`}
-          </p>
-          <p className="mt-4">
-            <Link className="underline" href="/sign-in">Sign in</Link>
-          </p>
-        </Card>
-      </Shell>
-    );
-  }
+  // Unknown links are a real 404 (./not-found.tsx); used and expired ones are answered with 410 by
+  // proxy.ts before this page runs. Should one expire between the two, it is gone here as well.
+  if (view.status !== "valid") notFound();
 
   const user = await currentUser();
   const heading = `${view.orgName} invited you to ${view.portalName}`;
   return (
     <Shell>
-      {error ? <Alert>{error}</Alert> : null}
       <Card title={heading}>
         {user && user.email.toLowerCase() === view.email ? (
-          <form action={acceptAsSignedIn} className="space-y-4">
-            <input type="hidden" name="token" value={token} />
-            <p>You are signed in as {user.email}.</p>
-            <Button type="submit" className="w-full">Accept and open the portal</Button>
-          </form>
+          <AcceptForm action={acceptAsSignedIn} token={token} email={user.email} />
         ) : user ? (
           <form action={signOutForInvitation} className="space-y-4">
             <input type="hidden" name="token" value={token} />
@@ -86,14 +51,7 @@ export default async function InvitationPage({
             <Link className="underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>Sign in to accept</Link>
           </div>
         ) : (
-          <form action={createAccountAndAccept} className="space-y-4">
-            <input type="hidden" name="token" value={token} />
-            <p>Create your account for {view.email} to open the portal.</p>
-            <Input label="Your name" id="name" name="name" autoComplete="name" defaultValue={view.userName ?? ""} required />
-            <Input label="Password" id="password" name="password" type="password" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
-            <Input label="Repeat the password" id="confirm" name="confirm" type="password" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
-            <Button type="submit" className="w-full">Create account and open the portal</Button>
-          </form>
+          <CreateAccountForm action={createAccountAndAccept} token={token} email={view.email} defaultName={view.userName ?? ""} minPasswordLength={MIN_PASSWORD_LENGTH} />
         )}
       </Card>
     </Shell>

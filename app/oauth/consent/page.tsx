@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/card";
 import { roleInOrganization } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
+import { findClientProfile } from "@/lib/oauth/clients/profile";
 import { authorizeParamsFrom, authorizeQuery, authorizeRedirect, createConsentToken } from "@/lib/oauth/consent";
 import { consentAction } from "./actions";
 
@@ -29,11 +30,27 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     return <OAuthError message={`Only members of ${client.orgName} can authorize ${client.name}. You are signed in as ${user.email}.`} />;
   }
   const token = createConsentToken({ userId: user.id, request });
+  const profile = await findClientProfile(client.id);
   const hidden = Object.entries(params).filter((e): e is [string, string] => typeof e[1] === "string");
 
   return (
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-6 px-4 py-8">
-      <h1 className="text-center text-2xl font-semibold">Authorize {client.name}</h1>
+      <div className="flex flex-col items-center gap-3 text-center">
+        {profile?.logoUrl ? (
+          // The publisher's own https image, as given on API settings; not proxied or resized.
+          <img src={profile.logoUrl} alt={`${client.name} logo`} width={64} height={64} className="h-16 w-16 rounded-md object-contain" referrerPolicy="no-referrer" />
+        ) : null}
+        <h1 className="text-2xl font-semibold">Authorize {client.name}</h1>
+        {profile?.publisherName || profile?.websiteUrl ? (
+          <p className="text-sm text-slate-600" data-testid="client-publisher">
+            {profile.publisherName ? <>by {profile.publisherName}</> : null}
+            {profile.publisherName && profile.websiteUrl ? " · " : null}
+            {profile.websiteUrl ? (
+              <a className="text-brand underline" href={profile.websiteUrl} target="_blank" rel="noopener noreferrer">{new URL(profile.websiteUrl).host}</a>
+            ) : null}
+          </p>
+        ) : null}
+      </div>
       {query.expired ? <Alert tone="info">The form had expired. Check your choices and decide again.</Alert> : null}
       <Card>
         <form action={consentAction} className="space-y-5">
@@ -42,7 +59,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
             (signed in as {user.email}). Afterwards you will be sent to{" "}
             <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
           </p>
-          <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" />
+          <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" lead="meaning" />
           <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">
             This app cannot download the contents of your files.
           </p>

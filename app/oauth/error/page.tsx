@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { forbidden } from "next/navigation";
 import { OAuthError } from "@/components/oauth/oauth-error";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
 import { authorizeParamsFrom, CONSENT_ERRORS, type ConsentErrorReason } from "@/lib/oauth/consent";
@@ -17,5 +18,8 @@ async function messageFor(query: Record<string, string | string[] | undefined>):
 }
 
 export default async function OAuthErrorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  return <OAuthError message={await messageFor(await searchParams)} />;
+  const query = await searchParams;
+  // A consent form posted from another site (proxy.ts rewrites it here): 403, see ../forbidden.tsx.
+  if (query.reason === "foreign_origin") forbidden();
+  return <OAuthError message={await messageFor(query)} />;
 }

@@ -6,8 +6,9 @@ export const metadata: Metadata = { title: "Check your email" };
 
 export default function CheckEmailPage() {
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
-      <Card title="Check your email">
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
+      <h1 className="text-center text-2xl font-semibold text-brand">Check your email</h1>
+      <Card>
         <p className="text-sm text-slate-700">
           If that address has an account, a sign-in link is on its way. The link works once and expires in 24 hours.
         </p>

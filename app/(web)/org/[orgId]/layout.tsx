@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { Button } from "@/components/ui/button";
 import { listUserOrganizations } from "@/lib/auth/roles";
@@ -18,31 +18,26 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   // organizations that have the API.
   const isMember = current.role === "admin" || current.role === "member";
   const showApiSettings = current.role === "admin" && (await hasApiAccess(orgId));
+  const links: HeaderLink[] = [
+    ...(showApiSettings
+      ? [
+          { href: `/org/${orgId}/settings/api`, label: "API settings" },
+          { href: `/org/${orgId}/settings/webhooks`, label: "Webhooks" },
+        ]
+      : []),
+    ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
+  ];
 
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
-          <div className="flex items-center gap-6">
-            <Link href={`/org/${orgId}`} className="text-lg font-semibold text-brand">Client Portals</Link>
-            {isMember ? (
-              <nav aria-label="Settings" className="flex gap-4 text-sm">
-                {showApiSettings ? <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/api`}>API settings</Link> : null}
-                {showApiSettings ? <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/webhooks`}>Webhooks</Link> : null}
-                <Link className="text-slate-700 hover:text-brand" href={`/org/${orgId}/settings/connected-apps`}>Connected apps</Link>
-              </nav>
-            ) : null}
-          </div>
-          <div className="flex items-center gap-4">
-            <OrgSwitcher current={orgId} options={orgs} />
-            <span className="text-sm text-slate-600" data-testid="signed-in-as">{user.name ?? user.email}</span>
-            <form action={signOutAction}>
-              <Button type="submit" variant="ghost">Sign out</Button>
-            </form>
-          </div>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+      <AppHeader home={`/org/${orgId}`} links={links}>
+        <OrgSwitcher current={orgId} options={orgs} />
+        <span className="text-sm text-slate-600" data-testid="signed-in-as">{user.name ?? user.email}</span>
+        <form action={signOutAction}>
+          <Button type="submit" variant="ghost" className="-ml-4 md:ml-0">Sign out</Button>
+        </form>
+      </AppHeader>
+      <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">{children}</main>
     </div>
   );
 }

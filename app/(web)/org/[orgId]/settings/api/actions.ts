@@ -1,73 +1,84 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import type { ClientActionState, CreateClientState } from "@/components/oauth/state";
-import { getWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { z } from "zod";
+import type { ClientActionState, ClientFormValues, ClientProfileState, CreateClientState } from "@/components/oauth/state";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
+import { updateClientProfile } from "@/lib/oauth/clients/profile";
 import { clientInputSchema, type ClientInput } from "@/lib/oauth/clients/schemas";
+import { orgAction } from "@/lib/web/org-action";
 
-// API settings: the domain functions refuse anyone but an admin (lib/access), whatever page
-// rendered the form.
+// API settings: admins only, whatever page rendered the form.
 
 const path = (orgId: string) => `/org/${orgId}/settings/api`;
+const admin = { minRole: "admin", returnTo: path } as const;
+
+const clientForm = z.object({ name: z.string(), redirect_uris: z.string(), allowed_scope: z.array(z.string()) });
+
+function formValues(formData: FormData): ClientFormValues {
+  return {
+    name: String(formData.get("name") ?? ""),
+    redirectUris: String(formData.get("redirect_uris") ?? ""),
+    scopes: formData.getAll("allowed_scope").map(String),
+  };
+}
 
 /**
  * The form's input against the clients' own schema, so that the message can say which line of the
  * redirect URIs is wrong rather than a field path like redirectUris.1.
  */
-function parseInput(values: NonNullable<CreateClientState["values"]>): { data: ClientInput } | { error: string } {
-  const redirectUris = values.redirectUris.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const parsed = clientInputSchema.safeParse({ name: values.name, redirectUris, allowedScopes: values.scopes });
+function parseClientForm(form: z.output<typeof clientForm>): { data: ClientInput } | { field: string; message: string } {
+  const redirectUris = form.redirect_uris.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const parsed = clientInputSchema.safeParse({ name: form.name, redirectUris, allowedScopes: form.allowed_scope });
   if (parsed.success) return { data: parsed.data };
   const issue = parsed.error.issues[0];
   const [field, index] = issue?.path ?? [];
   const message = issue?.message ?? "is invalid";
-  if (field === "redirectUris" && typeof index === "number") return { error: `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` };
-  const label = field === "name" ? "Name" : field === "redirectUris" ? "Redirect URIs" : "Allowed scopes";
-  return { error: `${label} ${message}.` };
+  if (field === "redirectUris") {
+    return { field: "redirect_uris", message: typeof index === "number" ? `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` : `Redirect URIs ${message}.` };
+  }
+  return field === "name" ? { field: "name", message: `Name ${message}.` } : { field: "allowed_scope", message: `Allowed scopes ${message}.` };
 }
 
-export async function createClientAction(orgId: string, _prev: CreateClientState, formData: FormData): Promise<CreateClientState> {
-  const values = {
-    name: String(formData.get("name") ?? ""),
-    redirectUris: String(formData.get("redirect_uris") ?? ""),
-    scopes: formData.getAll("allowed_scope").map(String),
-  };
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    const input = parseInput(values);
-    if ("error" in input) return { error: input.error, values };
+export const createClientAction = orgAction(
+  { ...admin, input: clientForm, values: formValues, fields: ["name", "redirect_uris", "allowed_scope"] },
+  async ({ orgId, viewer }, form, formData): Promise<CreateClientState> => {
+    const input = parseClientForm(form);
+    if ("field" in input) return { fieldErrors: { [input.field]: input.message }, values: formValues(formData) };
     const { client, secret } = await createOAuthClient({ viewer, ...input.data });
     revalidatePath(path(orgId));
     return { created: { name: client.name, clientId: client.clientId, secret } };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message, values };
-    throw e;
-  }
-}
+  },
+);
 
-export async function rotateSecretAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    const { secret } = await rotateClientSecret({ viewer, id: String(formData.get("id") ?? "") });
-    revalidatePath(path(orgId));
-    return { secret };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
+const byId = z.object({ id: z.string() });
 
-export async function deleteClientAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    await deleteOAuthClient({ viewer, id: String(formData.get("id") ?? "") });
+export const rotateSecretAction = orgAction({ ...admin, input: byId }, async ({ orgId, viewer }, { id }): Promise<ClientActionState> => {
+  const { secret } = await rotateClientSecret({ viewer, id });
+  revalidatePath(path(orgId));
+  return { secret };
+});
+
+export const deleteClientAction = orgAction({ ...admin, input: byId }, async ({ orgId, viewer }, { id }): Promise<ClientActionState> => {
+  await deleteOAuthClient({ viewer, id });
+  revalidatePath(path(orgId));
+  return {};
+});
+
+// The form's inputs are named as the domain's fields, so its errors land at the right input.
+const profileForm = z.object({ id: z.string(), publisherName: z.string(), websiteUrl: z.string(), logoUrl: z.string() });
+const profileValues = (formData: FormData) => ({
+  publisherName: String(formData.get("publisherName") ?? ""),
+  websiteUrl: String(formData.get("websiteUrl") ?? ""),
+  logoUrl: String(formData.get("logoUrl") ?? ""),
+});
+
+export const updateClientProfileAction = orgAction(
+  { ...admin, input: profileForm, values: profileValues, fields: ["publisherName", "websiteUrl", "logoUrl"] },
+  async ({ orgId, viewer }, { id, ...input }): Promise<ClientProfileState> => {
+    const profile = await updateClientProfile({ viewer, id, ...input });
     revalidatePath(path(orgId));
-    return {};
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
+    return { saved: Date.now(), values: { publisherName: profile.publisherName ?? "", websiteUrl: profile.websiteUrl ?? "", logoUrl: profile.logoUrl ?? "" } };
+  },
+);

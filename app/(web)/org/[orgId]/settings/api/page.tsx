@@ -7,7 +7,7 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
-import { createClientAction, deleteClientAction, rotateSecretAction } from "./actions";
+import { createClientAction, deleteClientAction, rotateSecretAction, updateClientProfileAction } from "./actions";
 
 export const metadata: Metadata = { title: "API settings" };
 
@@ -23,7 +23,8 @@ function Notice({ children }: { children: string }) {
 export default async function ApiSettingsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/api`);
-  if (!viewer) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   if (!mayOrg(viewer, "manageOAuthClients")) return <Notice>Only administrators of this organization can manage API clients.</Notice>;
   if (!(await hasApiAccess(orgId))) {
     return <Notice>The API needs an enterprise plan with API access enabled. Contact us to enable API access for this organization.</Notice>;
@@ -43,7 +44,12 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
         <CreateClientForm action={createClientAction.bind(null, orgId)} />
       </Card>
       <Card title="Clients">
-        <ClientList clients={clients} rotate={rotateSecretAction.bind(null, orgId)} remove={deleteClientAction.bind(null, orgId)} />
+        <ClientList
+          clients={clients}
+          rotate={rotateSecretAction.bind(null, orgId)}
+          remove={deleteClientAction.bind(null, orgId)}
+          updateProfile={updateClientProfileAction.bind(null, orgId)}
+        />
       </Card>
     </div>
   );

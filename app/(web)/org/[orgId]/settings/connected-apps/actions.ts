@@ -1,21 +1,19 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import type { ClientActionState } from "@/components/oauth/state";
-import { requireUser } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
 import { revokeGrant } from "@/lib/oauth/grants";
+import { orgAction } from "@/lib/web/org-action";
 
-/** The signed-in user revokes one of their own grants (revokeGrant looks it up by user). */
-export async function revokeGrantAction(orgId: string, _prev: ClientActionState, formData: FormData): Promise<ClientActionState> {
-  const path = `/org/${orgId}/settings/connected-apps`;
-  const user = await requireUser(path);
-  try {
-    await revokeGrant({ userId: user.id, grantId: String(formData.get("id") ?? ""), reason: "user_revoked" });
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-  revalidatePath(path);
-  return {};
-}
+const path = (orgId: string) => `/org/${orgId}/settings/connected-apps`;
+
+/** The signed-in member revokes one of their own grants (revokeGrant looks it up by user). */
+export const revokeGrantAction = orgAction(
+  { minRole: "member", returnTo: path, input: z.object({ id: z.string() }) },
+  async ({ orgId, user }, { id }): Promise<ClientActionState> => {
+    await revokeGrant({ userId: user.id, grantId: id, reason: "user_revoked" });
+    revalidatePath(path(orgId));
+    return {};
+  },
+);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RevokeGrant } from "@/components/oauth/revoke-grant";
 import { Card } from "@/components/ui/card";
+import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { listUserGrants } from "@/lib/oauth/grants";
 import { revokeGrantAction } from "./actions";
@@ -13,9 +14,10 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZ
 export default async function ConnectedAppsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/connected-apps`);
-  if (!viewer) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   // Grants act in an organization, so the page lists those of the organization being viewed.
-  const grants = viewer.role === "guest" ? [] : (await listUserGrants({ userId: viewer.userId })).filter((g) => g.orgId === orgId);
+  const grants = (await listUserGrants({ userId: viewer.userId })).filter((g) => g.orgId === orgId);
   const revoke = revokeGrantAction.bind(null, orgId);
 
   return (

@@ -1,89 +1,62 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import type { WebhookActionState, WebhookFormState, WebhookFormValues } from "@/components/webhooks/state";
-import { getWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { orgAction } from "@/lib/web/org-action";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
-// Webhook settings: the same domain functions as the API, which refuse anyone but an admin
-// (lib/access), whatever page rendered the form.
+// Webhook settings: admins only, whatever page rendered the form; the same domain functions as
+// the API, whose errors name the field they are about.
 
 const path = (orgId: string) => `/org/${orgId}/settings/webhooks`;
+
+const webhookForm = z.object({ url: z.string(), events: z.array(z.string()), enabled: z.string().optional() });
+const byId = z.object({ id: z.string() });
 
 function formValues(formData: FormData): WebhookFormValues {
   return { url: String(formData.get("url") ?? ""), events: formData.getAll("events").map(String), enabled: formData.get("enabled") === "on" };
 }
 
-/** Domain messages name API fields (`events: must name at least one event`); the form says it plainly. */
-function message(e: { message: string }): string {
-  return e.message.replace(/^events(\.\d+)?: /, "Events: ").replace(/^url: /, "URL refused: ");
-}
+const admin = { minRole: "admin", returnTo: path } as const;
+const shown = { values: formValues, fields: ["url", "events"] } as const;
 
-export async function createWebhookAction(orgId: string, _prev: WebhookFormState, formData: FormData): Promise<WebhookFormState> {
-  const values = formValues(formData);
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    await createWebhook({ viewer, url: values.url, events: values.events });
+export const createWebhookAction = orgAction({ ...admin, ...shown, input: webhookForm }, async ({ orgId, viewer }, input): Promise<WebhookFormState> => {
+  await createWebhook({ viewer, url: input.url, events: input.events });
+  revalidatePath(path(orgId));
+  return { saved: Date.now() };
+});
+
+export const updateWebhookAction = orgAction(
+  { ...admin, ...shown, input: webhookForm.extend(byId.shape) },
+  async ({ orgId, viewer }, input): Promise<WebhookFormState> => {
+    await updateWebhook({ viewer, webhookId: input.id, url: input.url, events: input.events, enabled: input.enabled === "on" });
     revalidatePath(path(orgId));
     return { saved: Date.now() };
-  } catch (e) {
-    if (isAppError(e)) return { error: message(e), values };
-    throw e;
-  }
-}
+  },
+);
 
-export async function updateWebhookAction(orgId: string, _prev: WebhookFormState, formData: FormData): Promise<WebhookFormState> {
-  const values = formValues(formData);
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    await updateWebhook({ viewer, webhookId: String(formData.get("id") ?? ""), ...values });
-    revalidatePath(path(orgId));
-    return { saved: Date.now() };
-  } catch (e) {
-    if (isAppError(e)) return { error: message(e), values };
-    throw e;
-  }
-}
+export const deleteWebhookAction = orgAction({ ...admin, input: byId }, async ({ orgId, viewer }, input): Promise<WebhookActionState> => {
+  await deleteWebhook({ viewer, webhookId: input.id });
+  revalidatePath(path(orgId));
+  return { done: Date.now() };
+});
 
-export async function deleteWebhookAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    await deleteWebhook({ viewer, webhookId: String(formData.get("id") ?? "") });
-    revalidatePath(path(orgId));
+export const testWebhookAction = orgAction({ ...admin, input: byId }, async ({ orgId, viewer }, input): Promise<WebhookActionState> => {
+  const result = await testWebhook({ viewer, webhookId: input.id });
+  revalidatePath(`${path(orgId)}/${input.id}`);
+  return { test: { success: result.success, statusCode: result.status_code, error: result.error, deliveryId: result.delivery_id } };
+});
+
+export const redeliverAction = orgAction(
+  { ...admin, input: z.object({ webhook_id: z.string(), delivery_id: z.string() }) },
+  async ({ orgId, viewer }, input): Promise<WebhookActionState> => {
+    await redeliverWebhookDelivery({ viewer, webhookId: input.webhook_id, deliveryId: input.delivery_id });
+    revalidatePath(`${path(orgId)}/${input.webhook_id}`);
     return { done: Date.now() };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
-
-export async function testWebhookAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    const webhookId = String(formData.get("id") ?? "");
-    const result = await testWebhook({ viewer, webhookId });
-    revalidatePath(`${path(orgId)}/${webhookId}`);
-    return { test: { success: result.success, statusCode: result.status_code, error: result.error, deliveryId: result.delivery_id } };
-  } catch (e) {
-    if (isAppError(e)) return { error: message(e) };
-    throw e;
-  }
-}
-
-export async function redeliverAction(orgId: string, _prev: WebhookActionState, formData: FormData): Promise<WebhookActionState> {
-  try {
-    const viewer = await getWebViewer(orgId, path(orgId));
-    const webhookId = String(formData.get("webhook_id") ?? "");
-    await redeliverWebhookDelivery({ viewer, webhookId, deliveryId: String(formData.get("delivery_id") ?? "") });
-    revalidatePath(`${path(orgId)}/${webhookId}`);
-    return { done: Date.now() };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
+  },
+);

@@ -80,7 +80,12 @@ describe("/org/[orgId]/settings/webhooks", () => {
   it("creates, edits, tests and deletes through the actions", async () => {
     const orgId = ctx.org.id;
     const refused = await createWebhookAction(orgId, {}, form({ url: r.url }));
-    expect(refused).toEqual({ error: "Events: must name at least one event", values: { url: r.url, events: [], enabled: false } });
+    // The domain's error names its field: the form shows it at the events, not rewritten by the page.
+    expect(refused).toEqual({ fieldErrors: { events: "must name at least one event" }, values: { url: r.url, events: [], enabled: false } });
+    const badUrl = await createWebhookAction(orgId, {}, form({ url: "ftp://example.com/hook", events: ["guest.invited"] }));
+    expect(badUrl.fieldErrors?.url).toBeTruthy();
+    expect(badUrl.values?.url).toBe("ftp://example.com/hook");
+    expect(await db.webhook.count({ where: { orgId } })).toBe(0);
 
     expect(await createWebhookAction(orgId, {}, form({ url: r.url, events: ["file.uploaded", "task.completed"] }))).toMatchObject({ saved: expect.any(Number) });
     const [row] = await db.webhook.findMany({ where: { orgId } });

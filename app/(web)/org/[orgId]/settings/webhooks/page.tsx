@@ -21,7 +21,8 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZ
 export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks`);
-  if (!viewer) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   if (!(await hasApiAccess(orgId))) {
     return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;

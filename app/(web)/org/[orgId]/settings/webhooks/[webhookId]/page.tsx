@@ -74,7 +74,8 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
 export default async function WebhookDeliveriesPage({ params }: { params: Promise<{ orgId: string; webhookId: string }> }) {
   const { orgId, webhookId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/webhooks/${webhookId}`);
-  if (!viewer) notFound();
+  // Settings do not apply to guests: not found for them, as for someone with no role at all.
+  if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   if (!mayOrg(viewer, "manageWebhooks")) return <WebhooksNotice>Only administrators of this organization can manage webhooks.</WebhooksNotice>;
   let webhook;
   try {

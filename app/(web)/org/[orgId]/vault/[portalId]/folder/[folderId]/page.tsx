@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { Folder } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { Card } from "@/components/ui/card";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
@@ -10,9 +12,31 @@ import { getPortal } from "@/lib/portals/get-portal";
 import { portalPath } from "@/lib/portals/links";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 
-export const metadata: Metadata = { title: "Portal" };
-
 type Params = { orgId: string; portalId: string; folderId: string };
+
+/** What the viewer may not see (lib/access) is a missing page here. */
+async function orNotFound<T>(load: Promise<T>): Promise<T> {
+  try {
+    return await load;
+  } catch (e) {
+    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
+    throw e;
+  }
+}
+
+/** The viewer and the portal they may see, once per request for both the title and the page; else not found. */
+const loadPortal = cache(async (orgId: string, portalId: string, folderId: string) => {
+  const viewer = await findWebViewer(orgId, portalPath(orgId, portalId, folderId === "main" ? null : folderId));
+  if (!viewer) notFound();
+  const portal = await orNotFound(getPortal({ viewer, portalId }));
+  return { viewer, portal };
+});
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { orgId, portalId, folderId } = await params;
+  const { portal } = await loadPortal(orgId, portalId, folderId);
+  return { title: portal.name };
+}
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -22,24 +46,14 @@ function formatSize(bytes: number): string {
 
 export default async function PortalFolderPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId, folderId } = await params;
-  const viewer = await findWebViewer(orgId, portalPath(orgId, portalId, folderId === "main" ? null : folderId));
-  if (!viewer) notFound();
+  const { viewer, portal } = await loadPortal(orgId, portalId, folderId);
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
-
-  let loaded;
-  try {
-    loaded = await Promise.all([getPortal({ viewer, portalId }), listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]);
-  } catch (e) {
-    // What the viewer may not see (lib/access) is a missing page here, as before.
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
-  const [portal, entries, { items: tasks }] = loaded;
+  const [entries, { items: tasks }] = await orNotFound(Promise.all([listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]));
 
   return (
     <div className="space-y-6">
-      <div className="flex items-baseline justify-between">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h1 className="text-2xl font-semibold" data-testid="portal-name">{portal.name}</h1>
         <span className="text-sm text-slate-600">
           {portal.workflowState?.name ?? "No workflow state"}
@@ -57,7 +71,10 @@ export default async function PortalFolderPage({ params }: { params: Promise<Par
             {entries.map((e) => (
               <li key={e.id} className="flex justify-between py-2">
                 {e.isFolder ? (
-                  <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>📁 {e.name}</Link>
+                  <Link className="inline-flex items-center gap-2 font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>
+                    <Folder aria-hidden size={16} />
+                    {e.name}
+                  </Link>
                 ) : (
                   <span>{e.name}</span>
                 )}

@@ -1,0 +1,63 @@
+"use client";
+
+import { Menu, X } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useState, type ReactNode } from "react";
+
+export interface HeaderLink {
+  href: string;
+  label: string;
+}
+
+/**
+ * The signed-in header. From the md breakpoint up, one row; below it, the brand and a Menu button
+ * that opens the same navigation and account controls as a stacked panel, so nothing is ever
+ * pushed off a phone's screen. The panel closes on navigation and with Escape.
+ */
+export function AppHeader({ home, links, children }: { home: string; links: HeaderLink[]; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const pathname = usePathname();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
+        <Link href={home} className="text-lg font-semibold text-brand">Client Portals</Link>
+        <button
+          type="button"
+          className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 md:hidden"
+          aria-expanded={open}
+          aria-controls="app-menu"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? <X aria-hidden size={18} /> : <Menu aria-hidden size={18} />}
+          Menu
+        </button>
+        <div
+          id="app-menu"
+          className={`${open ? "flex" : "hidden"} w-full flex-col gap-4 border-t border-slate-100 pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:justify-between md:border-0 md:pt-0`}
+        >
+          {links.length > 0 ? (
+            <nav aria-label="Settings" className="flex flex-col gap-3 text-sm md:flex-row md:gap-4">
+              {links.map((l) => (
+                <Link key={l.href} className="text-slate-700 hover:text-brand" href={l.href}>{l.label}</Link>
+              ))}
+            </nav>
+          ) : (
+            <span className="hidden md:block" />
+          )}
+          <div className="flex flex-col items-start gap-3 md:flex-row md:items-center md:gap-4">{children}</div>
+        </div>
+      </div>
+    </header>
+  );
+}
