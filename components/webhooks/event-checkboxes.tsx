@@ -1,4 +1,4 @@
-import { subscribableEventTypes } from "@/lib/events/types";
+import { subscribableEventTypes } from "@/lib/events/subscribable";
 
 const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
   "portal.created": "A portal is created",
