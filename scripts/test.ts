@@ -10,8 +10,11 @@
  *   7. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
  *                   drives the app against the build from step 5 (one server, fresh services)
+ *   8. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
+ *                   against the build from step 5 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
+ *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation)
  *
- * `npm test -- unit`, `-- int`, `-- e2e`, `-- zapier` (several may be given) run just those tiers,
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- zapier`, `-- fuzz` (several may be given) run just those tiers,
  * with the steps they need first (generate; and build for e2e and zapier). The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
@@ -119,6 +122,7 @@ const STEPS: Step[] = [
     env: { NEXT_TELEMETRY_DISABLED: "1" },
     count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
   },
+  { ...vitest("fuzz", "Fuzz tests (vitest --project fuzz, against the production build)", "fuzz"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
 ];
 
 // Tier names on the command line, and the steps each needs.
@@ -128,6 +132,7 @@ const TIERS: Record<string, string[]> = {
   integration: ["generate", "integration"],
   e2e: ["generate", "build", "e2e"],
   zapier: ["generate", "build", "zapier-deps", "zapier"],
+  fuzz: ["generate", "build", "fuzz"],
   typecheck: ["generate", "typecheck"],
   build: ["generate", "build"],
 };
