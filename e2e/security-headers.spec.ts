@@ -48,7 +48,7 @@ test("pages: a strict CSP with a fresh nonce per response that Next.js puts on i
 });
 
 test("JSON routes: a policy that loads nothing, and the same framing, sniffing and referrer headers", async ({ request }) => {
-  for (const path of ["/api/v1/me", "/api/v1/openapi.json", "/api/v1/no-such-endpoint", "/.well-known/oauth-authorization-server"]) {
+  for (const path of ["/api/v1/me", "/api/v1/openapi.json", "/api/v1/no-such-endpoint", "/.well-known/oauth-authorization-server", "/healthz"]) {
     const response = await request.get(path);
     expect(response.headers()["content-type"], path).toContain("application/json");
     expectCommonHeaders(response);
