@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
+import { log, withLogContext } from "@/lib/log";
 import type { Scope } from "@/lib/oauth/scopes";
 import { authenticate, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
 import { formatZodError, mapError } from "./error-response";
@@ -58,7 +59,11 @@ function build<P extends ObjectSchema | undefined, Q extends ObjectSchema | unde
   operation: Operation<P, Q, B, R>,
   handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null }, R>,
 ): RouteHandler {
-  const route = (req: Request, ctx?: RouteContext) => handle(operation, handler, req, ctx);
+  const route = (req: Request, ctx?: RouteContext) => {
+    // Every log line of the request, however deep, carries its id (lib/log.ts).
+    const requestId = requestIdOf(req);
+    return withLogContext({ request_id: requestId, method: req.method, path: new URL(req.url).pathname }, () => handle(operation, handler, req, ctx, requestId));
+  };
   return Object.assign(route, { operation: operation as Operation });
 }
 
@@ -73,8 +78,8 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
   handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null }, R>,
   req: Request,
   ctx: RouteContext | undefined,
+  requestId: string,
 ): Promise<Response> {
-  const requestId = requestIdOf(req);
   const url = new URL(req.url);
   const headers = standardHeaders(requestId);
   let recordId: string | null = null;
@@ -108,7 +113,7 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
     outcome = serialize(op.responses, result);
   } catch (error) {
     const mapped = mapError(error);
-    if (mapped.unexpected) console.error(`[api] ${requestId} ${req.method} ${url.pathname} failed:`, error);
+    if (mapped.unexpected) log().error({ err: error }, "API request failed");
     outcome = { status: mapped.status, text: JSON.stringify(mapped.body), headers: mapped.headers };
   }
 
@@ -118,7 +123,7 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
     // key then counts as abandoned after a while (see idempotency.ts).
     const id = recordId;
     const settle = outcome.status < 500 ? completeIdempotencyKey(id, outcome.status, outcome.text) : releaseIdempotencyKey(id);
-    await settle.catch((e: unknown) => console.error(`[api] ${requestId} settling Idempotency-Key failed:`, e));
+    await settle.catch((e: unknown) => log().error({ err: e }, "settling Idempotency-Key failed"));
   }
   return jsonResponse(outcome.status, outcome.text, { ...outcome.headers, ...headers });
 }
