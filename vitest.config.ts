@@ -45,10 +45,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // npm test -- fuzz: property-based requests against the production build (fuzz/).
+          // npm test -- fuzz: property-based requests against the production build, and its
+          // shutdown (fuzz/).
           name: "fuzz",
           environment: "node",
-          include: ["fuzz/**/*.fuzz.ts"],
+          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts"],
           globalSetup: ["fuzz/global-setup.ts"],
           setupFiles: ["fuzz/env.ts"],
           fileParallelism: false,

@@ -12,7 +12,8 @@
  *                   drives the app against the build from step 5 (one server, fresh services)
  *   8. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
  *                   against the build from step 5 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
- *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation)
+ *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
+ *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162)
  *
  * `npm test -- unit`, `-- int`, `-- e2e`, `-- zapier`, `-- fuzz` (several may be given) run just those tiers,
  * with the steps they need first (generate; and build for e2e and zapier). The last line is always
