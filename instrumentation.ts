@@ -8,5 +8,8 @@ export async function register(): Promise<void> {
   // it as the outbox's sender.
   await import("@/inngest/client");
   const { startEventRelay } = await import("@/lib/events/event-relay");
-  startEventRelay({ intervalMs: 1_000 });
+  const relay = startEventRelay({ intervalMs: 1_000 });
+  // On SIGTERM/SIGINT the relay starts no new run and the process exits after its current one.
+  const { finishBeforeExit } = await import("@/lib/shutdown");
+  finishBeforeExit(() => relay.stop(), env().SHUTDOWN_GRACE_MS);
 }

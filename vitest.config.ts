@@ -42,6 +42,22 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // npm test -- fuzz: property-based requests against the production build, and its
+          // shutdown (fuzz/).
+          name: "fuzz",
+          environment: "node",
+          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts"],
+          globalSetup: ["fuzz/global-setup.ts"],
+          setupFiles: ["fuzz/env.ts"],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

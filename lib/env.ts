@@ -76,6 +76,13 @@ const schema = z
     /** Optional PEM (PKCS#8) private key for access tokens; generated and stored when unset. */
     OAUTH_SIGNING_KEY: optionalString,
 
+    /** GET /readyz: the time limit of each dependency's check. */
+    READINESS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+    /** SIGTERM: how long the event relay's hand-off in progress may still take before the process exits. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+    /** pino's level: fatal, error, warn, info, debug, trace or silent. */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
     PARTNER_API_URL: optionalUrl,
     PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
     PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),

@@ -11,9 +11,13 @@
  *   with an SMTP sink and a control API for the specs (scripts/test/durable-services.ts).
  *
  * Usage: node --import tsx scripts/e2e-server.ts   (port: E2E_PORT, default 3100)
+ *
+ * With E2E_SERVER_ENV_FILE set, the server's environment (DATABASE_URL, S3_*, AUTH_SECRET, ...,
+ * APP_URL) is written there as JSON before `next start`, for a test process that needs the same
+ * database (the fuzz tier counts rows with it).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -70,6 +74,9 @@ async function main(): Promise<void> {
   // Give the seed's connections back: PGlite's server takes a limited number of them.
   const { getDb } = await import("../lib/db.ts");
   await getDb().$disconnect();
+
+  const envFile = process.env["E2E_SERVER_ENV_FILE"];
+  if (envFile) writeFileSync(envFile, JSON.stringify({ ...services.env, APP_URL: appUrl }), { mode: 0o600 });
 
   next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,

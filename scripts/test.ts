@@ -12,10 +12,14 @@
  *   8. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
  *                   drives the app against the build from step 5 (one server, fresh services)
+ *   9. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
+ *                   against the build from step 5 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
+ *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
+ *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162)
  *
- * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier` (several may be given) run just
- * those tiers, with the steps they need first (generate; and build for e2e, durable and zapier).
- * The last line is always
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier`, `-- fuzz` (several may be given)
+ * run just those tiers, with the steps they need first (generate; and build for e2e, durable, zapier
+ * and fuzz). The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
 import { spawn } from "node:child_process";
@@ -130,6 +134,7 @@ const STEPS: Step[] = [
     env: { NEXT_TELEMETRY_DISABLED: "1" },
     count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
   },
+  { ...vitest("fuzz", "Fuzz tests (vitest --project fuzz, against the production build)", "fuzz"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
 ];
 
 // Tier names on the command line, and the steps each needs.
@@ -140,6 +145,7 @@ const TIERS: Record<string, string[]> = {
   e2e: ["generate", "build", "e2e"],
   durable: ["generate", "build", "durable"],
   zapier: ["generate", "build", "zapier-deps", "zapier"],
+  fuzz: ["generate", "build", "fuzz"],
   typecheck: ["generate", "typecheck"],
   build: ["generate", "build"],
 };

@@ -4,11 +4,12 @@
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function goneHtml({ title, message }: { title: string; message: string }): string {
+/** `nonce`: the response's CSP nonce (proxy.ts), which its inline style needs. */
+export function goneHtml({ title, message }: { title: string; message: string }, nonce: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)} · Client Portals</title>
-<style>
+<style nonce="${escape(nonce)}">
 body{margin:0;font-family:ui-sans-serif,system-ui,sans-serif;color:#0f172a;background:#f8fafc}
 main{box-sizing:border-box;max-width:28rem;min-height:100vh;margin:0 auto;padding:0 1rem;display:flex;flex-direction:column;justify-content:center;gap:1.5rem}
 h1{margin:0;text-align:center;font-size:1.5rem;font-weight:600;color:#1f4e79}

@@ -1,5 +1,5 @@
 import { FieldError } from "@/components/ui/field-error";
-import { subscribableEventTypes } from "@/lib/events/types";
+import { subscribableEventTypes } from "@/lib/events/subscribable";
 
 const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
   "portal.created": "A portal is created",

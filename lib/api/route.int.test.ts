@@ -9,6 +9,7 @@ import { GET as getMe } from "@/app/api/v1/me/route";
 import { requestHash } from "./idempotency";
 import { apiRoute, defineOperation, json, pathId } from "./index";
 import { callRoute } from "./test-support/call-route";
+import { captureLog, restoreLogger } from "@/lib/test-support/log-capture";
 
 // The wrapper, through real handlers built with it, against the real database.
 
@@ -66,6 +67,7 @@ afterEach(() => {
   resetEnvForTests();
   slowMs = 0;
   vi.restoreAllMocks();
+  restoreLogger();
 });
 
 function expectStandardHeaders(headers: Headers) {
@@ -203,18 +205,18 @@ describe("input", () => {
 
 describe("errors", () => {
   it("500 server_error hides the cause and logs it with the request id", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const logged = captureLog();
     const ctx = await createApiContext();
     const res = await callRoute(createThing, { path: "/api/v1/things", token: ctx.token, body: { name: "crash" }, headers: { "X-Request-Id": "req-500" } });
     expect(res.status).toBe(500);
     expect(res.json).toEqual({ error: "server_error", error_description: "The server could not complete the request" });
     expect(res.text).not.toMatch(/hunter2|10\.1\.2\.3|at /);
     expectStandardHeaders(res.headers);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining("req-500"), expect.any(Error));
+    expect(logged).toEqual([expect.objectContaining({ level: "error", request_id: "req-500", method: "POST", path: "/api/v1/things", err: expect.objectContaining({ type: "Error" }) })]);
   });
 
   it("500 when a handler's response breaks its schema", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    captureLog();
     const ctx = await createApiContext();
     const res = await callRoute(brokenResponse, { path: "/api/v1/broken", token: ctx.token });
     expect(res.status).toBe(500);
@@ -315,7 +317,7 @@ describe("Idempotency-Key (D6)", () => {
   });
 
   it("does not store a 500: the retry runs the handler again", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    captureLog();
     const ctx = await createApiContext();
     await post(ctx.token, { name: "crash" }, "key-500");
     expect(await db.idempotencyRecord.count({ where: { clientId: ctx.client.id, key: "key-500" } })).toBe(0);

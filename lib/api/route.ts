@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { viewerFromApiAuth, type UserViewer } from "@/lib/access/viewer";
 import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
+import { log, withLogContext } from "@/lib/log";
 import type { Scope } from "@/lib/oauth/scopes";
 import { findTextProblem } from "@/lib/text";
 import { authenticate, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
@@ -70,7 +71,11 @@ function build<P extends ObjectSchema | undefined, Q extends ObjectSchema | unde
   operation: Operation<P, Q, B, R>,
   handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null; viewer: UserViewer | null }, R>,
 ): RouteHandler {
-  const route = (req: Request, ctx?: RouteContext) => handle(operation, handler, req, ctx);
+  const route = (req: Request, ctx?: RouteContext) => {
+    // Every log line of the request, however deep, carries its id (lib/log.ts).
+    const requestId = requestIdOf(req);
+    return withLogContext({ request_id: requestId, method: req.method, path: new URL(req.url).pathname }, () => handle(operation, handler, req, ctx, requestId));
+  };
   return Object.assign(route, { operation: operation as Operation });
 }
 
@@ -85,8 +90,8 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
   handler: Handler<PublicHandlerArgs<P, Q, B> & { auth: ApiAuth | null; viewer: UserViewer | null }, R>,
   req: Request,
   ctx: RouteContext | undefined,
+  requestId: string,
 ): Promise<Response> {
-  const requestId = requestIdOf(req);
   const url = new URL(req.url);
   const headers = standardHeaders(requestId);
   let outcome: Outcome;
@@ -120,14 +125,15 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
       outcome = await run();
     }
   } catch (error) {
-    outcome = errorOutcome(error, requestId, req.method, url.pathname);
+    outcome = errorOutcome(error);
   }
   return jsonResponse(outcome.status, outcome.text, { ...outcome.headers, ...headers });
 }
 
-function errorOutcome(error: unknown, requestId: string, method: string, path: string): Outcome {
+function errorOutcome(error: unknown): Outcome {
   const mapped = mapError(error);
-  if (mapped.unexpected) console.error(`[api] ${requestId} ${method} ${path} failed:`, error);
+  // The log context (lib/log.ts) adds the request id, method and path.
+  if (mapped.unexpected) log().error({ err: error }, "API request failed");
   return mappedOutcome(mapped);
 }
 

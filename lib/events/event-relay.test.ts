@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kickEventRelay, startEventRelay, type EventRelayHandle } from "@/lib/events/event-relay";
+import { captureLog, restoreLogger, type LogLine } from "@/lib/test-support/log-capture";
 
 // The relay's scheduling, with a scripted dispatch and fake timers: no database, no Inngest.
 
@@ -29,11 +30,11 @@ function scriptedDispatch(outcomes: Outcome[], durationMs = 0) {
 const idle = { sent: 0, failed: 0 };
 const down = { sent: 0, failed: 3 };
 let relay: EventRelayHandle | undefined;
+let logged: LogLine[] = [];
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
-  vi.spyOn(console, "warn").mockImplementation(() => {});
-  vi.spyOn(console, "info").mockImplementation(() => {});
+  logged = captureLog();
 });
 
 afterEach(async () => {
@@ -41,6 +42,7 @@ afterEach(async () => {
   relay = undefined;
   vi.useRealTimers();
   vi.restoreAllMocks();
+  restoreLogger();
 });
 
 describe("startEventRelay", () => {
@@ -57,7 +59,11 @@ describe("startEventRelay", () => {
     await vi.advanceTimersByTimeAsync(60_000);
     const gaps = s.calls.slice(1, 10).map((t, i) => t - (s.calls[i] ?? 0));
     expect(gaps).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000, 10_000, 1000, 1000]);
-    expect(console.warn).toHaveBeenCalledTimes(1);
+    // One line when the outage starts, one when it ends.
+    expect(logged.map((l) => [l["level"], l["component"]])).toEqual([
+      ["warn", "event-relay"],
+      ["info", "event-relay"],
+    ]);
   });
 
   it("backs off when a run throws (e.g. the database is down)", async () => {

@@ -1,5 +1,6 @@
 import { afterCommit } from "@/lib/db";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
+import { log, withoutLogContext } from "@/lib/log";
 
 // The in-process relay: a timer chain (never setInterval, so runs cannot overlap) that hands the
 // outbox to Inngest. The cron sweep in inngest/functions is the second safety net; both may run,
@@ -54,9 +55,12 @@ class EventRelay {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.current = this.run();
-    }, ms);
+    // Outside the log context of the request that kicked it: its runs are not that request's work.
+    this.timer = withoutLogContext(() =>
+      setTimeout(() => {
+        this.current = this.run();
+      }, ms),
+    );
     // A pending relay run must not keep a process (a script, a test worker) alive.
     this.timer.unref();
   }
@@ -85,11 +89,11 @@ class EventRelay {
   private fail(message: string): void {
     this.failures += 1;
     // One line when the outage starts, not one per retry; the rows carry the last error.
-    if (this.failures === 1) console.warn(`[event-relay] ${message}; backing off`);
+    if (this.failures === 1) log().warn({ component: "event-relay" }, `${message}; backing off`);
   }
 
   private recover(): void {
-    if (this.failures > 0) console.info(`[event-relay] recovered after ${this.failures} failed run(s)`);
+    if (this.failures > 0) log().info({ component: "event-relay" }, `recovered after ${this.failures} failed run(s)`);
     this.failures = 0;
   }
 

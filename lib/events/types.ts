@@ -121,17 +121,7 @@ export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T
 
 export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
 
-/** The events a webhook may subscribe to (spec section 6); the others are internal. */
-export const subscribableEventTypes = [
-  "portal.created",
-  "portal.workflow_changed",
-  "file.uploaded",
-  "file.signed",
-  "task.created",
-  "task.completed",
-  "guest.invited",
-] as const satisfies readonly EventType[];
-export type SubscribableEventType = (typeof subscribableEventTypes)[number];
+export { subscribableEventTypes, type SubscribableEventType } from "./subscribable";
 
 export function isEventType(value: string): value is EventType {
   return Object.hasOwn(eventDataSchemas, value);

@@ -1,0 +1,65 @@
+import { HeadBucketCommand } from "@aws-sdk/client-s3";
+import { inngestSettings } from "@/inngest/config";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { bucket, s3 } from "@/lib/storage/s3";
+
+// GET /readyz: whether this process can serve, i.e. reach what every request may need. Each check
+// has a short time limit of its own, so a dependency that hangs fails readiness instead of hanging
+// the orchestrator's probe.
+
+export type Dependency = "database" | "storage" | "jobs";
+
+export interface CheckResult {
+  ok: boolean;
+  ms: number;
+  /** Why it failed (no secrets: messages of the clients, never connection strings). */
+  error?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<Dependency, CheckResult>;
+}
+
+/** Where the job engine takes events: the Dev Server or Inngest Cloud's event API. */
+const INNGEST_CLOUD_EVENT_API = "https://inn.gs/";
+
+const CHECKS: Record<Dependency, (signal: AbortSignal) => Promise<unknown>> = {
+  database: () => db.$queryRaw`SELECT 1`,
+  storage: (signal) => s3().send(new HeadBucketCommand({ Bucket: bucket() }), { abortSignal: signal }),
+  // Any HTTP answer means the engine is there; only no answer (refused, timed out) fails.
+  jobs: (signal) => fetch(inngestSettings(env()).baseUrl ?? INNGEST_CLOUD_EVENT_API, { signal, redirect: "manual" }).then((r) => r.body?.cancel()),
+};
+
+async function run(check: (signal: AbortSignal) => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
+  const started = Date.now();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([check(controller.signal), timeout]);
+    return { ok: true, ms: Date.now() - started };
+  } catch (error) {
+    return { ok: false, ms: Date.now() - started, error: describe(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const name = error.name && error.name !== "Error" ? `${error.name}: ` : "";
+  return `${name}${error.message}`.split("\n")[0]!.slice(0, 200);
+}
+
+export async function checkReadiness(timeoutMs = env().READINESS_TIMEOUT_MS): Promise<Readiness> {
+  const entries = await Promise.all((Object.keys(CHECKS) as Dependency[]).map(async (name) => [name, await run(CHECKS[name], timeoutMs)] as const));
+  const checks = Object.fromEntries(entries) as Record<Dependency, CheckResult>;
+  return { ready: entries.every(([, r]) => r.ok), checks };
+}
