@@ -3,15 +3,16 @@
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
- *   3. unit         vitest --project unit
- *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
- *   5. build        next build
- *   6. e2e          playwright test (the build from step 5 on fresh services)
- *   7. durable      playwright test -c playwright.durable.config.ts: the same build with the local
+ *   3. lint         eslint (Next.js rules and the import boundaries) and prettier --check
+ *   4. unit         vitest --project unit
+ *   5. integration  vitest --project integration (fresh database and S3, see scripts/test/)
+ *   6. build        next build
+ *   7. e2e          playwright test (the build from step 6 on fresh services)
+ *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
  *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
- *   8. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
+ *   9. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
- *                   drives the app against the build from step 5 (one server, fresh services)
+ *                   drives the app against the build from step 6 (one server, fresh services)
  *
  * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier` (several may be given) run just
  * those tiers, with the steps they need first (generate; and build for e2e, durable and zapier).
@@ -83,6 +84,7 @@ function vitest(id: string, title: string, project: string): Step {
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"] },
+  { id: "lint", title: "Lint (npm run lint: eslint and prettier --check)", command: "npm", args: ["run", "--silent", "lint"] },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
   vitest("integration", "Integration tests (vitest --project integration)", "integration"),
   {
@@ -141,6 +143,7 @@ const TIERS: Record<string, string[]> = {
   durable: ["generate", "build", "durable"],
   zapier: ["generate", "build", "zapier-deps", "zapier"],
   typecheck: ["generate", "typecheck"],
+  lint: ["generate", "lint"],
   build: ["generate", "build"],
 };
 

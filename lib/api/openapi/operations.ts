@@ -1,16 +1,16 @@
-import { fileOperations } from "@/lib/files/operations";
-import { inviteGuestsOperation } from "@/lib/guests/operations";
-import { getMeOperation } from "@/lib/me/operations";
+import { fileOperations } from "@/lib/api/operations/files";
+import { inviteGuestsOperation } from "@/lib/api/operations/guests";
+import { getMeOperation } from "@/lib/api/operations/me";
 import {
   createPortalOperation,
   getPortalOperation,
   listPortalsOperation,
   setPortalWorkflowOperation,
   updatePortalOperation,
-} from "@/lib/portals/operations";
-import { taskOperations } from "@/lib/tasks/operations";
-import { listWorkflowStatesOperation } from "@/lib/workflow/operations";
-import { webhookOperations } from "@/lib/webhooks/operations";
+} from "@/lib/api/operations/portals";
+import { taskOperations } from "@/lib/api/operations/tasks";
+import { listWorkflowStatesOperation } from "@/lib/api/operations/workflow";
+import { webhookOperations } from "@/lib/api/operations/webhooks";
 import type { Operation } from "../operation";
 import { getOpenApiOperation } from "./definition";
 
