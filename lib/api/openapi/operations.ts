@@ -17,7 +17,7 @@ import { getOpenApiOperation } from "./definition";
 // Every /api/v1 operation, for the OpenAPI document. Next.js loads route modules lazily, so the
 // document cannot rely on routes registering themselves; it imports their definitions from lib.
 //
-// Adding an endpoint: define it once with defineOperation() in lib/<domain>/operations.ts, add it
+// Adding an endpoint: define it once with defineOperation() in lib/api/operations/<domain>.ts, add it
 // here, and serve it from the matching route file with apiRoute(definition, handler).
 // operations.int.test.ts fails when a route's handler is missing here or its path does not
 // match its file.
