@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { listUserOrganizations } from "@/lib/auth/roles";
+import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 
 // Home: the first organization of the signed-in user.

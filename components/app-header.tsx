@@ -16,13 +16,14 @@ export interface HeaderLink {
  * pushed off a phone's screen. The panel closes on navigation and with Escape.
  */
 export function AppHeader({ home, links, children }: { home: string; links: HeaderLink[]; children: ReactNode }) {
-  const [open, setOpen] = useState(false);
   const pathname = usePathname();
-  useEffect(() => setOpen(false), [pathname]);
+  // The page the menu was opened on: navigating elsewhere closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(false);
+      if (e.key === "Escape") setOpenOn(null);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -37,7 +38,7 @@ export function AppHeader({ home, links, children }: { home: string; links: Head
           className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 md:hidden"
           aria-expanded={open}
           aria-controls="app-menu"
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => setOpenOn(open ? null : pathname)}
         >
           {open ? <X aria-hidden size={18} /> : <Menu aria-hidden size={18} />}
           Menu

@@ -3,17 +3,18 @@
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
- *   3. unit         vitest --project unit
- *   4. integration  vitest --project integration (fresh database and S3, see scripts/test/)
- *   5. build        next build
- *   6. e2e          playwright test (the build from step 5 on fresh services)
- *   7. durable      playwright test -c playwright.durable.config.ts: the same build with the local
+ *   3. lint         eslint (Next.js rules and the import boundaries) and prettier --check
+ *   4. unit         vitest --project unit
+ *   5. integration  vitest --project integration (fresh database and S3, see scripts/test/)
+ *   6. build        next build
+ *   7. e2e          playwright test (the build from step 6 on fresh services)
+ *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
  *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
- *   8. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
+ *   9. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
- *                   drives the app against the build from step 5 (one server, fresh services)
- *   9. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
- *                   against the build from step 5 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
+ *                   drives the app against the build from step 6 (one server, fresh services)
+ *  10. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
+ *                   against the build from step 6 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
  *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
  *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162)
  *
@@ -87,6 +88,7 @@ function vitest(id: string, title: string, project: string): Step {
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"] },
+  { id: "lint", title: "Lint (npm run lint: eslint and prettier --check)", command: "npm", args: ["run", "--silent", "lint"] },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
   vitest("integration", "Integration tests (vitest --project integration)", "integration"),
   {
@@ -147,6 +149,7 @@ const TIERS: Record<string, string[]> = {
   zapier: ["generate", "build", "zapier-deps", "zapier"],
   fuzz: ["generate", "build", "fuzz"],
   typecheck: ["generate", "typecheck"],
+  lint: ["generate", "lint"],
   build: ["generate", "build"],
 };
 

@@ -12,8 +12,7 @@ import {
   guestInvited,
   recordTestEvent,
   runDelivery,
-  type WebhookContext,
-} from "@/lib/webhooks/test-support/fixtures";
+} from "@/inngest/functions/test-support/webhook-fixtures";
 import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 

@@ -16,7 +16,7 @@ import {
   runDelivery,
   runFanOut,
   type DeliveryRequest,
-} from "@/lib/webhooks/test-support/fixtures";
+} from "@/inngest/functions/test-support/webhook-fixtures";
 import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 
 // Event → fan-out → deliveries, with a real loopback server standing in for Inngest's event API

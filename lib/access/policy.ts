@@ -50,7 +50,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
 };
 
 /** Actions on the organization as a whole. */
-export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "openSettings";
+export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "openSettings" | "authorizeApps";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -70,6 +70,8 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   manageOAuthClients: { scope: null, minRole: "admin" },
   /** The settings pages (API clients, webhooks, connected apps): not for guests, who get not-found. */
   openSettings: { scope: null, minRole: "member" },
+  /** Approving an OAuth client on the consent screen: members and admins; guests never. */
+  authorizeApps: { scope: null, minRole: "member" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };

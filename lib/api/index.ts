@@ -3,6 +3,6 @@
 export { apiRoute, publicApiRoute, type HandlerArgs, type RouteHandler } from "./route";
 export { defineOperation, type Operation } from "./operation";
 export { json, type ApiResult } from "./response";
-export { dateTime, ErrorSchema, pathId, queryBoolean } from "./schemas";
-export { afterCursor, encodeCursor, decodeCursor, PAGE_ORDER, pageQuery, paginate, type Cursor } from "./pagination";
+export { ErrorSchema } from "./schemas";
+export { linkHeader } from "./pagination";
 export type { ApiAuth } from "./auth";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
-import { afterCursor, decodeCursor, encodeCursor, pageQuery, paginate } from "./pagination";
+import { linkHeader } from "@/lib/api/pagination";
+import { afterCursor, decodeCursor, encodeCursor, pageQuery, splitPage } from "@/lib/pagination";
 
 const ID_A = "0b6a7c1e-2f3d-4a5b-8c6d-7e8f9a0b1c2d";
 const ID_B = "1c7b8d2f-3a4e-4b6c-9d7e-8f9a0b1c2d3e";
@@ -61,19 +62,23 @@ describe("pageQuery", () => {
   });
 });
 
-describe("paginate", () => {
+describe("splitPage and linkHeader", () => {
   const rows = [
     { createdAt: new Date("2025-01-01T00:00:00.000Z"), id: ID_A, name: "a" },
     { createdAt: new Date("2025-01-02T00:00:00.000Z"), id: ID_B, name: "b" },
   ];
 
   it("returns the page and no Link on the last page", () => {
-    expect(paginate(rows, 2, new URL("https://any.example/api/v1/portals"))).toEqual({ items: rows, headers: {} });
+    const { items, next } = splitPage(rows, 2);
+    expect(items).toEqual(rows);
+    expect(next).toBeNull();
+    expect(linkHeader(new URL("https://any.example/api/v1/portals"), next)).toEqual({});
   });
 
   it("cuts the extra row and links the next page on API_URL, keeping other parameters", () => {
     const url = new URL("http://internal:3000/api/v1/portals?limit=1&templatesOnly=true&cursor=old");
-    const { items, headers } = paginate(rows, 1, url);
+    const { items, next: cursor } = splitPage(rows, 1);
+    const headers = linkHeader(url, cursor);
     expect(items).toEqual([rows[0]]);
     const match = /^<(.+)>; rel="next"$/.exec(headers["Link"] ?? "");
     expect(match).not.toBeNull();

@@ -4,7 +4,6 @@ export const MAX_FILENAME_LENGTH = 255;
 export const MAX_EXTENSION_LENGTH = 50;
 
 // C0 and C1 control characters and DEL.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why a (trimmed) file name is refused, or null when it is fine. */

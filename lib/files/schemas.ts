@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pageQuery } from "@/lib/api/pagination";
-import { dateTime, pathId } from "@/lib/api/schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId } from "@/lib/shared-schemas";
 import { isUuid } from "@/lib/ids";
 import { contentTypeProblem, extensionProblem, filenameProblem, normalizeExtension } from "./filename";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pathId } from "@/lib/api/schemas";
+import { pathId } from "@/lib/shared-schemas";
 import { isStorableText, UNSTORABLE_TEXT } from "@/lib/text";
 
 // The guest invitation request and answer (spec section 4 Guests, D16).

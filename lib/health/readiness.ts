@@ -1,5 +1,4 @@
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
-import { inngestSettings } from "@/inngest/config";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { bucket, s3 } from "@/lib/storage/s3";
@@ -22,15 +21,12 @@ export interface Readiness {
   checks: Record<Dependency, CheckResult>;
 }
 
-/** Where the job engine takes events: the Dev Server or Inngest Cloud's event API. */
-const INNGEST_CLOUD_EVENT_API = "https://inn.gs/";
-
-const CHECKS: Record<Dependency, (signal: AbortSignal) => Promise<unknown>> = {
+const checks = (jobsUrl: string): Record<Dependency, (signal: AbortSignal) => Promise<unknown>> => ({
   database: () => db.$queryRaw`SELECT 1`,
   storage: (signal) => s3().send(new HeadBucketCommand({ Bucket: bucket() }), { abortSignal: signal }),
   // Any HTTP answer means the engine is there; only no answer (refused, timed out) fails.
-  jobs: (signal) => fetch(inngestSettings(env()).baseUrl ?? INNGEST_CLOUD_EVENT_API, { signal, redirect: "manual" }).then((r) => r.body?.cancel()),
-};
+  jobs: (signal) => fetch(jobsUrl, { signal, redirect: "manual" }).then((r) => r.body?.cancel()),
+});
 
 async function run(check: (signal: AbortSignal) => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
   const started = Date.now();
@@ -58,8 +54,12 @@ function describe(error: unknown): string {
   return `${name}${error.message}`.split("\n")[0]!.slice(0, 200);
 }
 
-export async function checkReadiness(timeoutMs = env().READINESS_TIMEOUT_MS): Promise<Readiness> {
-  const entries = await Promise.all((Object.keys(CHECKS) as Dependency[]).map(async (name) => [name, await run(CHECKS[name], timeoutMs)] as const));
-  const checks = Object.fromEntries(entries) as Record<Dependency, CheckResult>;
-  return { ready: entries.every(([, r]) => r.ok), checks };
+/**
+ * `jobsUrl`: where the job engine takes events (the Dev Server, or Inngest Cloud's event API); the
+ * caller knows the engine's configuration (lib/ does not import it).
+ */
+export async function checkReadiness({ jobsUrl, timeoutMs = env().READINESS_TIMEOUT_MS }: { jobsUrl: string; timeoutMs?: number }): Promise<Readiness> {
+  const all = checks(jobsUrl);
+  const entries = await Promise.all((Object.keys(all) as Dependency[]).map(async (name) => [name, await run(all[name], timeoutMs)] as const));
+  return { ready: entries.every(([, r]) => r.ok), checks: Object.fromEntries(entries) as Record<Dependency, CheckResult> };
 }

@@ -125,7 +125,7 @@ export function denialRedirect(request: AuthorizeRequest): string {
  * Marks a valid consent token as answered. True the first time, false for every replay of the
  * same form (the primary key decides, so two concurrent submissions cannot both pass).
  */
-export async function useConsentToken(token: string, now: Date = new Date()): Promise<boolean> {
+export async function consumeConsentToken(token: string, now: Date = new Date()): Promise<boolean> {
   const expiresAt = new Date(now.getTime() + (CONSENT_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
   // Rows are only needed while a token could still verify.
   await db.oAuthConsentFormUse.deleteMany({ where: { expiresAt: { lt: now } } });
@@ -156,7 +156,7 @@ export async function decideConsent(input: {
   // An expired form shows the screen again with a fresh token rather than a dead end.
   if (token === "expired") return `/oauth/consent?${authorizeQuery(input.params)}&expired=1`;
   // Single use: a captured Approve sent again (with the user's session) issues no second code.
-  if (!(await useConsentToken(input.token, input.now))) return "/oauth/error?reason=used_form";
+  if (!(await consumeConsentToken(input.token, input.now))) return "/oauth/error?reason=used_form";
 
   const approved = request.scopes.filter((s) => input.checkedScopes.includes(s));
   if (!input.approve || approved.length === 0) return denialRedirect(request);

@@ -26,14 +26,14 @@ describe("createPortal from a template", () => {
   });
 
   it.each(["business", "enterprise"] as const)("works on the %s plan", async (plan) => {
-    const { org, viewer, template } = await orgWithTemplate(plan);
+    const { viewer, template } = await orgWithTemplate(plan);
     const portal = await createPortal({ viewer, name: "From template", templateId: template.id, tags: ["u"] });
     expect(portal.tags).toEqual(["t", "u"]);
     expect(await db.fileEntry.count({ where: { portalId: portal.id, isFolder: true } })).toBe(1);
   });
 
   it("validates its input like the API does (a ZodError the API maps to 400)", async () => {
-    const { org, viewer } = await orgWithTemplate("free");
+    const { viewer } = await orgWithTemplate("free");
     await expect(createPortal({ viewer, name: "  " })).rejects.toMatchObject({ name: "ZodError" });
   });
 });

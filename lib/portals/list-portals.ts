@@ -1,6 +1,6 @@
 import { requireAnyPortal } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { afterCursor, type Cursor, splitPage } from "@/lib/api/pagination";
+import { afterCursor, type Cursor, splitPage } from "@/lib/pagination";
 import { systemKeyOf } from "@/lib/external-ids/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadPortalRecords, type PortalRecord } from "./portal-record";

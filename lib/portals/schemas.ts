@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pageQuery } from "@/lib/api/pagination";
-import { dateTime, pathId, queryBoolean } from "@/lib/api/schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId, queryBoolean } from "@/lib/shared-schemas";
 import { ExternalSystemIdsPatchSchema, MAX_SYSTEM_LENGTH, MAX_VALUE_LENGTH } from "@/lib/external-ids/schemas";
 import { isUuid } from "@/lib/ids";
 

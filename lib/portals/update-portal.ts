@@ -26,19 +26,16 @@ export async function updatePortal({ viewer, portalId, ...input }: UpdatePortalI
   const { orgId } = viewer;
   const actor = actorOf(viewer);
   const body = UpdatePortalBodySchema.parse(input);
-  let recordedEvents: boolean;
   try {
-    recordedEvents = await withChange(async (tx) => {
+    await withChange(async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });
       await updateFields(tx, { orgId, actor, portal, body });
-      let events = false;
       if (body.workflowStateId !== undefined && body.workflowStateName !== undefined) {
-        events = await changeWorkflowState(tx, { orgId, actor, portal, workflowStateId: body.workflowStateId, workflowStateName: body.workflowStateName });
+        await changeWorkflowState(tx, { orgId, actor, portal, workflowStateId: body.workflowStateId, workflowStateName: body.workflowStateName });
       }
       if (body.externalSystemIds !== undefined) {
-        events = (await updateExternalIds(tx, { orgId, actor, portalId, patch: body.externalSystemIds })) || events;
+        await updateExternalIds(tx, { orgId, actor, portalId, patch: body.externalSystemIds });
       }
-      return events;
     });
   } catch (error) {
     throw externalIdConflictOf(error);

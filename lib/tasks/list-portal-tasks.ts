@@ -1,6 +1,6 @@
 import { taskWhere } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/api/pagination";
+import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/pagination";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { accessPortal } from "@/lib/portals/get-portal";

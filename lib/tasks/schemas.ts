@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pageQuery } from "@/lib/api/pagination";
-import { dateTime, pathId } from "@/lib/api/schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId } from "@/lib/shared-schemas";
 import { taskActionTypes, taskStatuses } from "@/lib/events/types";
 
 // Task requests and the Task record (spec sections 2-4, D11, D17, D18).

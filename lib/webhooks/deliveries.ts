@@ -1,6 +1,6 @@
 import { requireOrg } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { afterCursor, MAX_PAGE_SIZE, PAGE_ORDER, splitPage, type Cursor } from "@/lib/pagination";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { DeliveryStatus, Prisma } from "@/lib/generated/prisma/client";
@@ -15,21 +15,22 @@ export interface ListDeliveriesOptions {
   webhookId: string;
   status?: DeliveryStatus;
   cursor?: Cursor;
-  /** Ask for `limit + 1` to paginate. */
-  take?: number;
-  /** The web page shows the latest first; the API lists in creation order (D5). */
+  limit?: number;
+  /** The web page shows the latest page first; the API lists in creation order (D5), by cursor. */
   newestFirst?: boolean;
 }
 
-/** A webhook's delivery log (30 days), each delivery with its attempts. */
-export async function listDeliveries({ viewer, webhookId, status, cursor, take, newestFirst = false }: ListDeliveriesOptions) {
+/** A page of a webhook's delivery log (30 days), each delivery with its attempts, and the next page's cursor. */
+export async function listDeliveries({ viewer, webhookId, status, cursor, limit = MAX_PAGE_SIZE, newestFirst = false }: ListDeliveriesOptions) {
   await getWebhook({ viewer, webhookId });
-  return db.webhookDelivery.findMany({
+  if (newestFirst && cursor) throw new Error("The newest-first log has no cursor");
+  const rows = await db.webhookDelivery.findMany({
     where: { webhookId, ...(status ? { status } : {}), ...afterCursor(cursor) },
     orderBy: newestFirst ? [{ createdAt: "desc" }, { id: "desc" }] : PAGE_ORDER,
     include: withAttempts,
-    take,
+    take: limit + 1,
   });
+  return splitPage(rows, limit);
 }
 
 /** One delivery of the organization's webhook, with its attempts; null when there is none. */

@@ -1,13 +1,14 @@
 import { requireOrg } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { afterCursor, PAGE_ORDER, type Cursor } from "@/lib/api/pagination";
+import { afterCursor, MAX_PAGE_SIZE, PAGE_ORDER, splitPage, type Cursor } from "@/lib/pagination";
 import { db } from "@/lib/db";
 
 /**
- * The organization's webhooks in creation order (D5); toWebhook() shapes each for the API, secret
- * included (spec: the list returns it). Ask for `limit + 1` to paginate.
+ * A page of the organization's webhooks in creation order (D5) and the cursor of the next page,
+ * like every list; toWebhook() shapes each for the API, secret included (spec: the list returns it).
  */
-export async function listWebhooks({ viewer, cursor, take }: { viewer: Viewer; cursor?: Cursor; take?: number }) {
+export async function listWebhooks({ viewer, cursor, limit = MAX_PAGE_SIZE }: { viewer: Viewer; cursor?: Cursor; limit?: number }) {
   requireOrg(viewer, "manageWebhooks");
-  return db.webhook.findMany({ where: { orgId: viewer.orgId, ...afterCursor(cursor) }, orderBy: PAGE_ORDER, take });
+  const rows = await db.webhook.findMany({ where: { orgId: viewer.orgId, ...afterCursor(cursor) }, orderBy: PAGE_ORDER, take: limit + 1 });
+  return splitPage(rows, limit);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pageQuery } from "@/lib/api/pagination";
-import { dateTime, pathId } from "@/lib/api/schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId } from "@/lib/shared-schemas";
 import { subscribableEventTypes } from "@/lib/events/types";
 
 // Webhook requests and responses (spec sections 2 and 4, D19-D21), for parsing, response shaping

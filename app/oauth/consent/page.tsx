@@ -5,7 +5,8 @@ import { ScopeCheckboxes } from "@/components/oauth/scope-checkboxes";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { roleInOrganization } from "@/lib/auth/roles";
+import { mayOrg } from "@/lib/access/policy";
+import { findUserViewer } from "@/lib/access/viewer";
 import { requireUser } from "@/lib/auth/session";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
 import { findClientProfile } from "@/lib/oauth/clients/profile";
@@ -25,8 +26,8 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const { client } = request;
 
   const user = await requireUser(`/oauth/consent?${authorizeQuery(params)}`);
-  const role = await roleInOrganization(user.id, client.orgId);
-  if (role !== "admin" && role !== "member") {
+  const viewer = await findUserViewer(user.id, client.orgId);
+  if (!viewer || !mayOrg(viewer, "authorizeApps")) {
     return <OAuthError message={`Only members of ${client.orgName} can authorize ${client.name}. You are signed in as ${user.email}.`} />;
   }
   const token = createConsentToken({ userId: user.id, request });
@@ -37,7 +38,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-6 px-4 py-8">
       <div className="flex flex-col items-center gap-3 text-center">
         {profile?.logoUrl ? (
-          // The publisher's own https image, as given on API settings; not proxied or resized.
+          // The publisher's own https image, as given on API settings; not proxied or resized
+          // (next/image would need every publisher's host configured in advance).
+          // eslint-disable-next-line @next/next/no-img-element
           <img src={profile.logoUrl} alt={`${client.name} logo`} width={64} height={64} className="h-16 w-16 rounded-md object-contain" referrerPolicy="no-referrer" />
         ) : null}
         <h1 className="text-2xl font-semibold">Authorize {client.name}</h1>

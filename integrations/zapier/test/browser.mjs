@@ -63,7 +63,8 @@ export async function consent(authorizeUrl, { email = 'admin@demo.test', untick 
     await page.goto(authorizeUrl);
     await signIn(page, email);
     await page.getByRole('button', { name: 'Approve' }).waitFor();
-    for (const scope of untick) await page.getByRole('checkbox', { name: scope }).uncheck();
+    // The consent screen names each checkbox by what it allows; its value is the scope.
+    for (const scope of untick) await page.locator(`input[type=checkbox][value="${scope}"]`).uncheck();
     await page.getByRole('button', { name: 'Approve' }).click();
     return new URL((await redirected).url()).searchParams;
   });

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ALL_SCOPES } from "@/lib/oauth/scopes";
 import { defineOperation } from "../operation";
-import { pageQuery } from "../pagination";
-import { dateTime, pathId } from "../schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId } from "@/lib/shared-schemas";
 import { buildOpenApiDocument } from "./document";
 import { API_OPERATIONS } from "./operations";
 

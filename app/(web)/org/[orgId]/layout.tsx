@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { Button } from "@/components/ui/button";
-import { listUserOrganizations } from "@/lib/auth/roles";
+import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "@/app/sign-in/actions";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";

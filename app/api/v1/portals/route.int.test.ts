@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { portalApi } from "@/lib/portals/test-support/portal-api";
+import { portalApi } from "@/app/api/v1/test-support/portal-api";
 import { createApiContext, createTestOrg, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 
 describe("GET /api/v1/portals", () => {

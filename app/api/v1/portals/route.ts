@@ -2,7 +2,7 @@ import { apiRoute, json } from "@/lib/api";
 import { linkHeader } from "@/lib/api/pagination";
 import { createPortal } from "@/lib/portals/create-portal";
 import { listPortals } from "@/lib/portals/list-portals";
-import { createPortalOperation, listPortalsOperation } from "@/lib/portals/operations";
+import { createPortalOperation, listPortalsOperation } from "@/lib/api/operations/portals";
 import { toPortalResponse } from "@/lib/portals/to-response";
 
 // GET /api/v1/portals - list, templates, lookup by external system id

@@ -1,14 +1,13 @@
-import { apiRoute, json, paginate } from "@/lib/api";
+import { apiRoute, json, linkHeader } from "@/lib/api";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
-import { createWebhookOperation, listWebhooksOperation } from "@/lib/webhooks/operations";
+import { createWebhookOperation, listWebhooksOperation } from "@/lib/api/operations/webhooks";
 import { toWebhook } from "@/lib/webhooks/to-webhook";
 
 // GET /api/v1/webhooks - the organization's webhooks, secrets and counters included
 export const GET = apiRoute(listWebhooksOperation, async ({ viewer, query, url }) => {
-  const rows = await listWebhooks({ viewer, cursor: query.cursor, take: query.limit + 1 });
-  const { items, headers } = paginate(rows, query.limit, url);
-  return json(items.map(toWebhook), 200, headers);
+  const { items, next } = await listWebhooks({ viewer, cursor: query.cursor, limit: query.limit });
+  return json(items.map(toWebhook), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/webhooks - create a webhook (201 with its secret)

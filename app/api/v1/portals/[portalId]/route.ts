@@ -1,6 +1,6 @@
 import { apiRoute, json } from "@/lib/api";
 import { getPortal } from "@/lib/portals/get-portal";
-import { getPortalOperation, updatePortalOperation } from "@/lib/portals/operations";
+import { getPortalOperation, updatePortalOperation } from "@/lib/api/operations/portals";
 import { toPortalResponse } from "@/lib/portals/to-response";
 import { updatePortal } from "@/lib/portals/update-portal";
 

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api";
-import { updateTaskOperation } from "@/lib/tasks/operations";
+import { updateTaskOperation } from "@/lib/api/operations/tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 
 // PATCH /api/v1/tasks/{taskId} - change a task (only the fields sent)

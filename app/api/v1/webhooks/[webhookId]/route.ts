@@ -1,6 +1,6 @@
 import { apiRoute, json } from "@/lib/api";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
-import { deleteWebhookOperation, updateWebhookOperation } from "@/lib/webhooks/operations";
+import { deleteWebhookOperation, updateWebhookOperation } from "@/lib/api/operations/webhooks";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
 // PATCH /api/v1/webhooks/{webhookId} - change url, events or enabled

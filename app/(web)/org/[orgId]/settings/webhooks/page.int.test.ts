@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { createTestUser } from "@/lib/test-support/fixtures";
-import { addWebhook, createWebhookContext, type WebhookContext } from "@/lib/webhooks/test-support/fixtures";
+import { addWebhook, createWebhookContext, type WebhookContext } from "@/inngest/functions/test-support/webhook-fixtures";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
 import { createWebhookAction, deleteWebhookAction, testWebhookAction, updateWebhookAction } from "./actions";
 import WebhookDeliveriesPage from "./[webhookId]/page";

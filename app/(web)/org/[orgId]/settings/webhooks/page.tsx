@@ -27,7 +27,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
   if (!(await hasApiAccess(orgId))) {
     return <WebhooksNotice>Webhooks come with the API, which needs an enterprise plan with API access enabled.</WebhooksNotice>;
   }
-  const webhooks = (await listWebhooks({ viewer })).map(toWebhook);
+  const webhooks = (await listWebhooks({ viewer })).items.map(toWebhook);
 
   return (
     <div className="space-y-6">

@@ -1,7 +1,7 @@
 import { apiRoute, json } from "@/lib/api";
 import { linkHeader } from "@/lib/api/pagination";
 import { listPortalFiles } from "@/lib/files/list-files";
-import { listFilesOperation, uploadFileOperation } from "@/lib/files/operations";
+import { listFilesOperation, uploadFileOperation } from "@/lib/api/operations/files";
 import { startUpload } from "@/lib/files/start-upload";
 import { toFileResponse } from "@/lib/files/to-response";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";

@@ -1,6 +1,6 @@
 import { apiRoute, json } from "@/lib/api";
 import { inviteGuests } from "@/lib/guests/invite-guests";
-import { inviteGuestsOperation } from "@/lib/guests/operations";
+import { inviteGuestsOperation } from "@/lib/api/operations/guests";
 import { guestsOfRequest } from "@/lib/guests/schemas";
 
 // POST /api/v1/portals/{portalId}/guests - invite guests (all or nothing, D16)

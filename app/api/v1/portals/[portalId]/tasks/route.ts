@@ -2,7 +2,7 @@ import { apiRoute, json } from "@/lib/api";
 import { linkHeader } from "@/lib/api/pagination";
 import { createTask } from "@/lib/tasks/create-task";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
-import { createTaskOperation, listTasksOperation } from "@/lib/tasks/operations";
+import { createTaskOperation, listTasksOperation } from "@/lib/api/operations/tasks";
 import { toTaskResponse } from "@/lib/tasks/to-response";
 
 // GET /api/v1/portals/{portalId}/tasks - the portal's active tasks

@@ -1,5 +1,5 @@
 import { apiRoute, json } from "@/lib/api";
-import { setPortalWorkflowOperation } from "@/lib/portals/operations";
+import { setPortalWorkflowOperation } from "@/lib/api/operations/portals";
 import { toPortalResponse } from "@/lib/portals/to-response";
 import { updatePortal } from "@/lib/portals/update-portal";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi/document";
-import { callRoute } from "@/lib/api/test-support/call-route";
+import { callRoute } from "@/app/api/v1/test-support/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
@@ -15,7 +15,7 @@ import {
   runDelivery,
   type DeliveryRequest,
   type WebhookContext,
-} from "@/lib/webhooks/test-support/fixtures";
+} from "@/inngest/functions/test-support/webhook-fixtures";
 import { receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { POST as REDELIVER } from "./[deliveryId]/redeliver/route";

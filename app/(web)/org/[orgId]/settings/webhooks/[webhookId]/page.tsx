@@ -84,7 +84,7 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
     if (isAppError(e) && e.code === "not_found") notFound();
     throw e;
   }
-  const deliveries = await listDeliveries({ viewer, webhookId, newestFirst: true, take: SHOWN });
+  const { items: deliveries } = await listDeliveries({ viewer, webhookId, newestFirst: true, limit: SHOWN });
 
   return (
     <div className="space-y-6">

@@ -1,6 +1,6 @@
 import { apiRoute, json } from "@/lib/api";
 import { completeUpload } from "@/lib/files/complete-upload";
-import { completeUploadOperation } from "@/lib/files/operations";
+import { completeUploadOperation } from "@/lib/api/operations/files";
 import { toFileResponse } from "@/lib/files/to-response";
 
 // POST /api/v1/portals/{portalId}/files/complete - register a two-step upload

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_OPERATIONS } from "@/lib/api/openapi/operations";
+import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { db } from "@/lib/db";
+import { resetEnvForTests } from "@/lib/env";
+import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
+import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
+import { SWEEP, type ApiRow } from "@/app/test-support/cross-org/table";
+
+// Every row of the sweep table (table.ts): another organization's token on this organization's
+// things answers not-found (D4) or only its own data, and changes nothing of the victim's.
+
+let victim: Victim;
+let attacker: Attacker;
+
+const savedEnv = { ...process.env };
+beforeAll(async () => {
+  // Webhook URLs on loopback pass validation, so that a refusal is about whose webhook it is.
+  process.env.OUTBOUND_ALLOW_PRIVATE = "true";
+  resetEnvForTests();
+  victim = await createVictim();
+  attacker = await createAttacker();
+});
+
+afterAll(() => {
+  process.env = savedEnv;
+  resetEnvForTests();
+});
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** The request with every id of the victim's replaced by a fresh one, and the way back. */
+function withUnknownIds<T>(value: T): { value: T; restore: (text: string) => string } {
+  const victimIds = new Set(victimSecrets(victim).filter((s) => /^[0-9a-f-]{36}$/.test(s)));
+  const map = new Map<string, string>();
+  const text = JSON.stringify(value).replace(UUID, (id) => (victimIds.has(id) ? (map.get(id) ?? map.set(id, randomUUID()).get(id)!) : id));
+  const back = new Map([...map].map(([real, ghost]) => [ghost, real]));
+  return { value: JSON.parse(text) as T, restore: (t) => t.replace(UUID, (id) => back.get(id) ?? id) };
+}
+
+const victimState = async (): Promise<OrgState> => (await db.$queryRawUnsafe<OrgState[]>(ORG_STATE_SQL, victim.orgId))[0]!;
+
+describe("the sweep table", () => {
+  it("has a row for every API operation", () => {
+    const covered = new Set(SWEEP.filter((r) => r.kind === "api").map((r) => r.operationId));
+    const missing = API_OPERATIONS.map((o) => o.operationId).filter((id) => !covered.has(id));
+    expect(missing, "add rows for these operations to app/test-support/cross-org/table.ts").toEqual([]);
+  });
+
+  it("names only operations that exist, each served by the row's handler", () => {
+    for (const row of SWEEP) {
+      const op = API_OPERATIONS.find((o) => o.operationId === row.operationId);
+      expect(op, row.operationId).toBeDefined();
+      expect(row.handler.operation, `${row.operationId}: ${row.attempt}`).toBe(op);
+    }
+  });
+});
+
+describe("another organization's token", () => {
+  it.each(SWEEP.map((r) => [`${r.operationId}: ${r.attempt}`, r] as const))("%s", async (_name, row: ApiRow) => {
+    const before = await victimState();
+    const options = row.request(victim, attacker);
+    const res = await callRoute(row.handler, { method: row.handler.operation.method, ...options, token: attacker.token });
+
+    if (row.expect === "not_found") {
+      expect(res.status, res.text).toBe(404);
+      expect(res.json).toMatchObject({ error: "not_found" });
+    } else if (row.expect === "as_unknown") {
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status, res.text).toBeLessThan(500);
+      const unknown = withUnknownIds(options);
+      const control = await callRoute(row.handler, { method: row.handler.operation.method, ...unknown.value, token: attacker.token });
+      expect({ status: res.status, body: res.text }, "the same request with unknown ids").toEqual({ status: control.status, body: unknown.restore(control.text) });
+    } else {
+      expect(res.status, res.text).toBeLessThan(500);
+    }
+    // Echoing an id the attacker sent tells it nothing; anything else of the victim's does.
+    const sent = JSON.stringify(options);
+    for (const secret of victimSecrets(victim).filter((s) => !sent.includes(s))) expect(res.text, "the answer names something of the victim's").not.toContain(secret);
+    expect(changedTables(before, await victimState()), "the victim's rows changed").toEqual([]);
+  });
+});

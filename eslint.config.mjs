@@ -1,0 +1,48 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+// The layers (docs/architecture.md): app -> lib/api | lib/web -> lib/<domain> -> lib/db.
+// inngest/ orchestrates lib/. Imports against these directions fail the lint.
+const forbid = (message, ...groups) => ({ group: groups, message });
+
+const API_LAYER = "The domain does not depend on the HTTP API layer: move the code to lib/api or pass what it needs in.";
+const DOMAIN_MUST_NOT = [
+  forbid(API_LAYER, "@/lib/api", "@/lib/api/*", "**/lib/api", "**/lib/api/*"),
+  { regex: "^(\\.\\./)+api(/|$)", message: API_LAYER },
+  forbid("The domain does not depend on routes or pages (app/).", "@/app/*", "**/app/*"),
+  forbid("The domain does not import the job engine: lib/events receives a sender (inngest/ wires it).", "inngest", "inngest/*", "@/inngest/*", "**/inngest/*"),
+  forbid("The domain does not import React components.", "@/components/*"),
+];
+
+const APP_MUST_NOT = [
+  forbid("Pages, actions and routes do not read the database: call a lib/ domain function.", "@/lib/db", "@/lib/generated/prisma/client", "**/lib/db"),
+  forbid("Pages and actions do not decide permissions: use lib/access (a Viewer) and the domain's guards.", "@/lib/auth/roles"),
+];
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTypescript,
+  {
+    rules: {
+      // `_name` marks a value taken apart on purpose (rest omission, positional arguments).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", ".data/**", "test-results/**", "integrations/**"]),
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["lib/api/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT }] },
+  },
+  {
+    files: ["lib/api/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.slice(1) }] },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    // Tests and their helpers set up rows directly.
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT }] },
+  },
+]);

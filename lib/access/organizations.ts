@@ -1,0 +1,28 @@
+import { db } from "@/lib/db";
+import type { Role } from "./viewer";
+
+// Which organizations a user belongs to, for choosing one (the organization switcher, the home
+// page). What a role may do there is decided by the policy (./policy.ts) with the viewer.
+
+export interface OrgAccess {
+  orgId: string;
+  orgName: string;
+  role: Role;
+}
+
+/** Organizations a user belongs to, as member/admin or as a guest of at least one portal. */
+export async function listUserOrganizations(userId: string): Promise<OrgAccess[]> {
+  const [memberships, guestOf] = await Promise.all([
+    db.membership.findMany({ where: { userId }, include: { org: { select: { name: true } } }, orderBy: { createdAt: "asc" } }),
+    db.portalGuest.findMany({
+      where: { userId, portal: { deletedAt: null } },
+      distinct: ["orgId"],
+      include: { org: { select: { name: true } } },
+    }),
+  ]);
+  const result: OrgAccess[] = memberships.map((m) => ({ orgId: m.orgId, orgName: m.org.name, role: m.role }));
+  for (const g of guestOf) {
+    if (!result.some((r) => r.orgId === g.orgId)) result.push({ orgId: g.orgId, orgName: g.org.name, role: "guest" });
+  }
+  return result;
+}
