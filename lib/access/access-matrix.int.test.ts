@@ -11,7 +11,13 @@ import { isAppError } from "@/lib/errors";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
+import { createFolder } from "@/lib/files/create-folder";
+import { deleteEntry } from "@/lib/files/delete-entry";
 import { listFolder } from "@/lib/files/list-folder";
+import { moveEntry } from "@/lib/files/move-entry";
+import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
+import { renameEntry } from "@/lib/files/rename-entry";
+import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
@@ -122,6 +128,12 @@ async function pendingUpload(w: World) {
 const freshTask = async (w: World, body: { action_type?: "File Request" } = {}) =>
   (await createTask({ viewer: w.system, portalId: w.portalId, title: `Task ${randomUUID()}`, ...body })).taskId;
 
+/** A registered file uploaded by the same guest as the world's file (the guest with every permission). */
+async function guestUpload(w: World) {
+  const { uploadedById } = await db.fileEntry.findUniqueOrThrow({ where: { id: w.fileId } });
+  return (await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "upload.pdf", registeredAt: new Date(), uploadedById } })).id;
+}
+
 const ROWS: Row[] = [
   // Portals
   row({
@@ -180,6 +192,44 @@ const ROWS: Row[] = [
     expect: PORTAL_UPLOAD,
     run: (viewer, w) => uploadFromUrl({ viewer, portalId: w.portalId, filename: "fetched.txt", fileUrl: `${w.receiverUrl}/file` }),
   }),
+  row({ entry: "files/create-folder:createFolder", scope: null, write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }) }),
+  row({
+    entry: "files/rename-entry:renameEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => renameEntry({ viewer, portalId: w.portalId, fileId: w.fileId, name: `${randomUUID()}.pdf` }),
+  }),
+  row({
+    entry: "files/move-entry:moveEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => (await createFolder({ viewer: w.system, portalId: w.portalId, name: "Target" })).id,
+    run: (viewer, w, parentId) => moveEntry({ viewer, portalId: w.portalId, fileId: w.fileId, parentId }),
+  }),
+  row({
+    entry: "files/delete-entry:deleteEntry",
+    scope: null,
+    write: true,
+    // Guests with `delete` delete their own uploads only: another guest's upload is not found for them.
+    expect: { ...PORTAL_VIEW, guestNoUpload: "not_found", guestNoDownload: "not_found", guestNoDelete: "forbidden" },
+    prepare: guestUpload,
+    run: (viewer, w, fileId) => deleteEntry({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({
+    entry: "files/restore-entry:restoreEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const fileId = await guestUpload(w);
+      await deleteEntry({ viewer: w.system, portalId: w.portalId, fileId });
+      return fileId;
+    },
+    run: (viewer, w, fileId) => restoreEntry({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({ entry: "files/recently-deleted:listRecentlyDeleted", scope: null, write: false, expect: PORTAL_MEMBERS, run: (viewer, w) => listRecentlyDeleted({ viewer, portalId: w.portalId }) }),
   // Tasks
   row({
     entry: "tasks/list-portal-tasks:listPortalTasks",

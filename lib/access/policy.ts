@@ -26,7 +26,9 @@ export type PortalAction =
   | "manageTasks"
   | "update"
   | "invite"
-  | "viewHistory";
+  | "viewHistory"
+  /** Folders, renames, moves, deleting any entry, the recently deleted list and restores: the firm's, web only. */
+  | "manageFiles";
 
 interface Rule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -47,6 +49,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
   update: { scope: "portal:write", guest: null },
   invite: { scope: "guest:invite", guest: null },
   viewHistory: { scope: null, guest: null },
+  manageFiles: { scope: null, guest: null },
 };
 
 /** Actions on the organization as a whole. */
@@ -128,6 +131,7 @@ const DESCRIBE: Record<PortalAction, string> = {
   update: "change it",
   invite: "invite guests",
   viewHistory: "view its history",
+  manageFiles: "organize its files",
 };
 
 /** The portal ids where a guest may do `action`. */
