@@ -13,6 +13,7 @@ import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
+import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
@@ -192,6 +193,15 @@ const ROWS: Row[] = [
     expect: PORTAL_UPLOAD,
     run: (viewer, w) => uploadFromUrl({ viewer, portalId: w.portalId, filename: "fetched.txt", fileUrl: `${w.receiverUrl}/file` }),
   }),
+  row({
+    entry: "files/folder-view:getFolderView",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getFolderView({ viewer, portalId: w.portalId, folderId: "main" }),
+    sees: (r, w) => (r as { items: { id: string }[] }).items.some((i) => i.id === w.fileId),
+  }),
+  row({ entry: "files/folder-view:getFolderTree", scope: "file:list", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }) }),
   row({ entry: "files/create-folder:createFolder", scope: null, write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }) }),
   row({
     entry: "files/rename-entry:renameEntry",
