@@ -13,6 +13,7 @@ import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
+import { getFileUrl } from "@/lib/files/file-url";
 import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
@@ -202,6 +203,17 @@ const ROWS: Row[] = [
     sees: (r, w) => (r as { items: { id: string }[] }).items.some((i) => i.id === w.fileId),
   }),
   row({ entry: "files/folder-view:getFolderTree", scope: "file:list", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "files/file-url:getFileUrl",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
+    prepare: async (w) => {
+      const id = randomUUID();
+      return (await db.fileEntry.create({ data: { id, orgId: w.orgId, portalId: w.portalId, name: "dl.pdf", storageKey: `orgs/${w.orgId}/files/${id}`, registeredAt: new Date() } })).id;
+    },
+    run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
+  }),
   row({ entry: "files/create-folder:createFolder", scope: null, write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }) }),
   row({
     entry: "files/rename-entry:renameEntry",

@@ -1,8 +1,8 @@
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { bucket, s3 } from "./s3";
 
-// Single-object operations of the file storage: presigned PUT, HEAD, DELETE.
+// Single-object operations of the file storage: presigned PUT and GET, HEAD, DELETE.
 
 export interface StoredObject {
   size: number;
@@ -17,6 +17,14 @@ export async function presignPut({ key, contentType, expiresIn }: { key: string;
     signableHeaders: new Set(["content-type"]),
     unhoistableHeaders: new Set(["content-type"]),
   });
+}
+
+/**
+ * A GET URL for one key whose response carries the given Content-Type and Content-Disposition
+ * (signed into the URL, so they cannot be changed by whoever holds it).
+ */
+export async function presignGet({ key, expiresIn, contentType, contentDisposition }: { key: string; expiresIn: number; contentType: string; contentDisposition: string }): Promise<string> {
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentType: contentType, ResponseContentDisposition: contentDisposition }), { expiresIn });
 }
 
 /** The object's size and Content-Type, or null when there is no such object. */
