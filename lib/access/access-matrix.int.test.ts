@@ -28,6 +28,7 @@ import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
+import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
@@ -154,6 +155,14 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => updatePortal({ viewer, portalId: w.portalId, tags: [randomUUID()] }),
+  }),
+  row({
+    entry: "portals/delete-portal:deletePortal",
+    scope: null,
+    write: true,
+    expect: { ...ORG_ADMINS, otherOrg: "not_found" },
+    prepare: async (w) => (await createTestPortal({ orgId: w.orgId, name: "Doomed" })).id,
+    run: (viewer, _w, portalId) => deletePortal({ viewer, portalId, confirmName: "Doomed" }),
   }),
   // Files
   row({

@@ -53,7 +53,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
 };
 
 /** Actions on the organization as a whole. */
-export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients";
+export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "deletePortal";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -71,6 +71,8 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   // and which scopes a client may request is the admins' choice (API settings).
   manageWebhooks: { scope: "webhook:manage", minRole: "admin", clientMinRole: "member" },
   manageOAuthClients: { scope: null, minRole: "admin" },
+  // Permanent deletion: admins, web only (spec: there is no delete endpoint for portals).
+  deletePortal: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };
