@@ -23,6 +23,7 @@ import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
@@ -130,6 +131,12 @@ async function pendingUpload(w: World) {
 
 const freshTask = async (w: World, body: { action_type?: "File Request" } = {}) =>
   (await createTask({ viewer: w.system, portalId: w.portalId, title: `Task ${randomUUID()}`, ...body })).taskId;
+
+/** A new guest of the world's portal (PortalGuest id). */
+async function freshGuest(w: World) {
+  const user = await db.user.create({ data: { email: `fresh-${randomUUID()}@test.example` } });
+  return (await db.portalGuest.create({ data: { orgId: w.orgId, portalId: w.portalId, userId: user.id, permissions: {} } })).id;
+}
 
 /** A registered file uploaded by the same guest as the world's file (the guest with every permission). */
 async function guestUpload(w: World) {
@@ -295,6 +302,30 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "guests/manage-guests:listPortalGuests",
+    scope: "guest:invite",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/manage-guests:resendInvitation",
+    scope: "guest:invite",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshGuest,
+    run: (viewer, w, guestId) => resendInvitation({ viewer, portalId: w.portalId, guestId }),
+  }),
+  row({
+    entry: "guests/manage-guests:removeGuest",
+    scope: "guest:invite",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshGuest,
+    run: (viewer, w, guestId) => removeGuest({ viewer, portalId: w.portalId, guestId }),
   }),
   row({
     entry: "workflow/list-workflow-states:listWorkflowStates",
