@@ -36,6 +36,8 @@ import { updatePortal } from "@/lib/portals/update-portal";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
+import { setTaskFormFields } from "@/lib/tasks/form-fields";
+import { getTaskDetails } from "@/lib/tasks/task-details";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
@@ -295,6 +297,15 @@ const ROWS: Row[] = [
     run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
   }),
   row({ entry: "tasks/delete-task:deleteTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => deleteTask({ viewer, taskId }) }),
+  row({ entry: "tasks/task-details:getTaskDetails", scope: "task:read", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }) }),
+  row({
+    entry: "tasks/form-fields:setTaskFormFields",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => (await createTask({ viewer: w.system, portalId: w.portalId, title: "Form", action_type: "Fill Form" })).taskId,
+    run: (viewer, _w, taskId) => setTaskFormFields({ viewer, taskId, fields: [{ label: "Name", kind: "text", required: true }] }),
+  }),
   // Guests, workflow, history, /me
   row({
     entry: "guests/invite-guests:inviteGuests",
