@@ -37,6 +37,7 @@ import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
+import { setSignDocument } from "@/lib/tasks/sign-document";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
@@ -305,6 +306,18 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     prepare: async (w) => (await createTask({ viewer: w.system, portalId: w.portalId, title: "Form", action_type: "Fill Form" })).taskId,
     run: (viewer, _w, taskId) => setTaskFormFields({ viewer, taskId, fields: [{ label: "Name", kind: "text", required: true }] }),
+  }),
+  row({
+    entry: "tasks/sign-document:setSignDocument",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: "Sign", action_type: "Sign Document" });
+      const pdf = await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "sign.pdf", extension: "pdf", registeredAt: new Date() } });
+      return { taskId, fileId: pdf.id };
+    },
+    run: (viewer, _w, t) => setSignDocument({ viewer, ...t, placement: { signaturePage: true } }),
   }),
   // Guests, workflow, history, /me
   row({

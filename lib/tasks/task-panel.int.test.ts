@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createTask } from "./create-task";
 import { setTaskFormFields } from "./form-fields";
+import { setSignDocument } from "./sign-document";
 import { getTaskDetails } from "./task-details";
 
 // The tasks panel beyond the API: a Fill Form task's fields, and one task's files, answers and reminder log.
@@ -86,5 +87,32 @@ describe("getTaskDetails", () => {
     const foreign = await getUserViewer((await createTestUser({ orgId: otherOrg.id, role: "admin" })).id, otherOrg.id);
     expect(await codeOf(getTaskDetails({ viewer: foreign, portalId: portal.id, taskId: request.taskId }))).toBe("not_found: Task not found");
     expect(await codeOf(getTaskDetails({ viewer, portalId: portal.id, taskId: crypto.randomUUID() }))).toBe("not_found: Task not found");
+  });
+});
+
+describe("Sign Document", () => {
+  it("takes a PDF of the task's portal and a placement, shown in the details; refuses other files and bad boxes", async () => {
+    const { org, viewer, portal } = await setup();
+    const { taskId } = await createTask({ viewer, portalId: portal.id, title: "Sign the engagement letter", action_type: "Sign Document" });
+    const pdf = await db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, name: "Letter.PDF", extension: "pdf", contentType: "application/pdf", registeredAt: new Date() } });
+    const png = await db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, name: "scan.png", extension: "png", contentType: "image/png", registeredAt: new Date() } });
+    const other = await createTestPortal({ orgId: org.id });
+    const elsewhere = await db.fileEntry.create({ data: { orgId: org.id, portalId: other.id, name: "x.pdf", extension: "pdf", registeredAt: new Date() } });
+
+    const box = { page: 2, x: 0.1, y: 0.8, width: 0.3, height: 0.1 };
+    expect(await setSignDocument({ viewer, taskId, fileId: pdf.id, placement: box })).toEqual({ documentFileId: pdf.id, signaturePlacement: box });
+    expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).document).toEqual({ file: { id: pdf.id, name: "Letter.PDF", size: 0 }, placement: box });
+    await setSignDocument({ viewer, taskId, fileId: pdf.id, placement: { signaturePage: true } });
+    expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).document?.placement).toEqual({ signaturePage: true });
+    expect(await db.auditLog.count({ where: { orgId: org.id, action: "task.document_set" } })).toBe(2);
+
+    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: png.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: The document to sign must be a PDF");
+    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: elsewhere.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: Not a file of this portal");
+    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: pdf.id, placement: { page: 1, x: 0.9, y: 0, width: 0.2, height: 0.1 } }))).toBe("invalid_request: placement: The box must lie within the page");
+    const general = await createTask({ viewer, portalId: portal.id, title: "General" });
+    expect(await codeOf(setSignDocument({ viewer, taskId: general.taskId, fileId: pdf.id, placement: { signaturePage: true } }))).toBe("invalid_request: taskId: Only a Sign Document task has a document to sign");
+    // A deleted document no longer shows.
+    await db.fileEntry.update({ where: { id: pdf.id }, data: { deletedAt: new Date() } });
+    expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).document).toBeNull();
   });
 });
