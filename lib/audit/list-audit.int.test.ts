@@ -4,6 +4,7 @@ import { ALL_SCOPES } from "@/lib/oauth/scopes";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { createTask } from "@/lib/tasks/create-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createForeignAdmin } from "@/lib/test-support/outcome";
 import { listPortalAudit } from "./list-audit";
 
 // A portal's history (D28): newest first, paginated, filterable by kind, with who and through which app.
@@ -47,8 +48,7 @@ describe("listPortalAudit", () => {
 
     expect((await listPortalAudit({ viewer, portalId: portal.id, kind: "task" })).items.map((r) => r.action)).toEqual(["task.created", "task.created"]);
     await expect(listPortalAudit({ viewer, portalId: portal.id, kind: "webhook" as "task" })).rejects.toThrow("kind: One of portal, file, folder, task, guest, partner_link");
-    const foreignOrg = await createTestOrg();
-    const foreign = await getUserViewer((await createTestUser({ orgId: foreignOrg.id, role: "admin" })).id, foreignOrg.id);
+    const foreign = await createForeignAdmin();
     await expect(listPortalAudit({ viewer: foreign, portalId: portal.id })).rejects.toThrow("Portal not found");
   });
 });

@@ -1,25 +1,23 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getUserViewer, viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { ALL_SCOPES } from "@/lib/oauth/scopes";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createForeignAdmin, outcomeOf } from "@/lib/test-support/outcome";
 import { deleteEntry } from "./delete-entry";
 import { getFileUrl } from "./file-url";
-import { createTestFolder, removeObjects } from "./test-support/files-api";
+import { createTestFolder, removeObjectsAfterEach } from "./test-support/files-api";
 
 // Download and preview URLs (D27) against the embedded S3 server: what the URL serves, who gets
 // one, and that it stops working when it expires.
 
-const orgs: string[] = [];
-afterEach(async () => {
-  await Promise.all(orgs.splice(0).map(removeObjects));
-});
+const cleanUp = removeObjectsAfterEach();
 
 async function setup() {
   const org = await createTestOrg();
-  orgs.push(org.id);
+  cleanUp(org.id);
   const member = await createTestUser({ orgId: org.id, role: "member" });
   const portal = await createTestPortal({ orgId: org.id });
   const viewer = await getUserViewer(member.id, org.id);
@@ -36,8 +34,6 @@ async function setup() {
   };
   return { org, member, portal, viewer, file, guest };
 }
-
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
 
 describe("getFileUrl", () => {
   it("a download URL serves the bytes as an attachment named after the file (UTF-8 safe), valid 5 minutes", async () => {
@@ -90,7 +86,7 @@ describe("getFileUrl", () => {
     const expired = await fetch(url);
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain("Request has expired");
-    expect(await codeOf(getFileUrl({ viewer, portalId: portal.id, fileId: f.id, expiresIn: 301 }))).toBe("invalid_request: expiresIn: 1 to 300 seconds");
+    expect(await outcomeOf(getFileUrl({ viewer, portalId: portal.id, fileId: f.id, expiresIn: 301 }))).toBe("invalid_request: expiresIn: 1 to 300 seconds");
   });
 
   it("is minted for members and guests with download only: not for another organization, a guest without download, an OAuth client, folders or deleted files", async () => {
@@ -99,19 +95,18 @@ describe("getFileUrl", () => {
     const withDownload = await guest({ view: true, download: true });
     const withoutDownload = await guest({ view: true, download: false });
     expect((await fetch((await getFileUrl({ viewer: withDownload, portalId: portal.id, fileId: f.id })).url)).status).toBe(200);
-    expect(await codeOf(getFileUrl({ viewer: withoutDownload, portalId: portal.id, fileId: f.id }))).toBe("forbidden: Guests of this portal may not download files");
+    expect(await outcomeOf(getFileUrl({ viewer: withoutDownload, portalId: portal.id, fileId: f.id }))).toBe("forbidden: Guests of this portal may not download files");
 
-    const otherOrg = await createTestOrg();
-    const foreigner = await getUserViewer((await createTestUser({ orgId: otherOrg.id, role: "admin" })).id, otherOrg.id);
-    expect(await codeOf(getFileUrl({ viewer: foreigner, portalId: portal.id, fileId: f.id }))).toBe("not_found: File not found");
+    const foreigner = await createForeignAdmin();
+    expect(await outcomeOf(getFileUrl({ viewer: foreigner, portalId: portal.id, fileId: f.id }))).toBe("not_found: File not found");
     const client = viewerFromApiAuth({ orgId: org.id, userId: member.id, role: "member", clientId: "c", clientRecordId: crypto.randomUUID(), scopes: ALL_SCOPES });
-    expect(await codeOf(getFileUrl({ viewer: client, portalId: portal.id, fileId: f.id }))).toBe("forbidden: This cannot be done through the API");
+    expect(await outcomeOf(getFileUrl({ viewer: client, portalId: portal.id, fileId: f.id }))).toBe("forbidden: This cannot be done through the API");
 
     const folder = await createTestFolder({ orgId: org.id, portalId: portal.id });
-    expect(await codeOf(getFileUrl({ viewer, portalId: portal.id, fileId: folder.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(getFileUrl({ viewer, portalId: portal.id, fileId: folder.id }))).toBe("not_found: File not found");
     const otherPortal = await createTestPortal({ orgId: org.id });
-    expect(await codeOf(getFileUrl({ viewer, portalId: otherPortal.id, fileId: f.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(getFileUrl({ viewer, portalId: otherPortal.id, fileId: f.id }))).toBe("not_found: File not found");
     await deleteEntry({ viewer, portalId: portal.id, fileId: f.id });
-    expect(await codeOf(getFileUrl({ viewer, portalId: portal.id, fileId: f.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(getFileUrl({ viewer, portalId: portal.id, fileId: f.id }))).toBe("not_found: File not found");
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createForeignAdmin } from "@/lib/test-support/outcome";
 import { createFolder } from "./create-folder";
 import { deleteEntry } from "./delete-entry";
 import { getFolderTree, getFolderView } from "./folder-view";
@@ -90,8 +91,7 @@ describe("getFolderView", () => {
     await expect(getFolderView({ viewer, portalId: portal.id, folderId: "nope" })).rejects.toThrow("Folder not found");
     const otherPortal = await createTestPortal({ orgId: org.id });
     await expect(getFolderView({ viewer, portalId: otherPortal.id, folderId: a.id })).rejects.toThrow("Folder not found");
-    const foreignOrg = await createTestOrg();
-    const foreigner = await getUserViewer((await createTestUser({ orgId: foreignOrg.id, role: "admin" })).id, foreignOrg.id);
+    const foreigner = await createForeignAdmin();
     await expect(getFolderView({ viewer: foreigner, portalId: portal.id, folderId: "main" })).rejects.toThrow("Portal not found");
   });
 });

@@ -1,11 +1,12 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { InngestTestEngine } from "@inngest/test";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { getUserViewer, systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { outcomeOf } from "@/lib/test-support/outcome";
 import { createFolder } from "./create-folder";
 import { deleteEntry } from "./delete-entry";
 import { listPortalFiles } from "./list-files";
@@ -15,20 +16,17 @@ import { purgeDeletedEntries } from "./purge-deleted";
 import { listRecentlyDeleted } from "./recently-deleted";
 import { renameEntry } from "./rename-entry";
 import { restoreEntry } from "./restore-entry";
-import { filesApi, objectKeys, removeObjects } from "./test-support/files-api";
+import { filesApi, objectKeys, removeObjectsAfterEach } from "./test-support/files-api";
 
 // Folders and files managed from the web application: create, rename, move, delete, restore and
 // the nightly purge, against the real database and the embedded S3 server.
 
 const DAY = 24 * 3600 * 1000;
-const orgs: string[] = [];
-afterEach(async () => {
-  await Promise.all(orgs.splice(0).map(removeObjects));
-});
+const cleanUp = removeObjectsAfterEach();
 
 async function setup() {
   const org = await createTestOrg();
-  orgs.push(org.id);
+  cleanUp(org.id);
   const member = await createTestUser({ orgId: org.id, role: "member", name: "Mia Member" });
   const portal = await createTestPortal({ orgId: org.id });
   const viewer = await getUserViewer(member.id, org.id);
@@ -43,8 +41,6 @@ async function setup() {
   return { org, member, portal, viewer, file, audit };
 }
 
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
-
 describe("folders", () => {
   it("creates folders at the root and inside a folder, with an audit row; refuses bad names and foreign parents", async () => {
     const { org, member, portal, viewer, audit } = await setup();
@@ -57,12 +53,12 @@ describe("folders", () => {
       ["folder.created", inner.id, member.id],
     ]);
 
-    expect(await codeOf(createFolder({ viewer, portalId: portal.id, name: "a/b" }))).toBe("invalid_request: name: Must not contain path separators");
-    expect(await codeOf(createFolder({ viewer, portalId: portal.id, name: "   " }))).toBe("invalid_request: name: Must not be empty");
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "a/b" }))).toBe("invalid_request: name: Must not contain path separators");
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "   " }))).toBe("invalid_request: name: Must not be empty");
     const other = await createTestPortal({ orgId: org.id });
     const foreign = await createFolder({ viewer, portalId: other.id, name: "Elsewhere" });
-    expect(await codeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: foreign.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
-    expect(await codeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: "not-a-uuid" }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: foreign.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: "not-a-uuid" }))).toBe("invalid_request: parentId: Not a folder of this portal");
     expect(await db.fileEntry.count({ where: { portalId: portal.id } })).toBe(2);
   });
 });
@@ -80,7 +76,7 @@ describe("rename and move", () => {
       ["file.renamed", f.id, member.id],
       ["folder.renamed", folder.id, member.id],
     ]);
-    expect(await codeOf(renameEntry({ viewer, portalId: portal.id, fileId: f.id, name: ".." }))).toBe("invalid_request: name: Must be a file name");
+    expect(await outcomeOf(renameEntry({ viewer, portalId: portal.id, fileId: f.id, name: ".." }))).toBe("invalid_request: name: Must be a file name");
   });
 
   it("moves within the portal, never into itself, a descendant, a file, a deleted folder or another portal", async () => {
@@ -95,17 +91,17 @@ describe("rename and move", () => {
     expect((await moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: null })).parentId).toBeNull();
 
     const refused = "invalid_request: parentId: A folder cannot be moved into itself or one of its folders";
-    expect(await codeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: a.id }))).toBe(refused);
-    expect(await codeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: c.id }))).toBe(refused);
-    expect(await codeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: f.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: a.id }))).toBe(refused);
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: c.id }))).toBe(refused);
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: f.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
     const gone = await createFolder({ viewer, portalId: portal.id, name: "Gone" });
     await deleteEntry({ viewer, portalId: portal.id, fileId: gone.id });
-    expect(await codeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: gone.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: gone.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
     const other = await createTestPortal({ orgId: org.id });
     const there = await createFolder({ viewer, portalId: other.id, name: "There" });
-    expect(await codeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: there.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: there.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
     // The entry must be of the portal named.
-    expect(await codeOf(moveEntry({ viewer, portalId: other.id, fileId: f.id, parentId: null }))).toBe("not_found: File not found");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: other.id, fileId: f.id, parentId: null }))).toBe("not_found: File not found");
 
     // Moving C out of B to the root is fine; its parent chain no longer holds A.
     expect((await moveEntry({ viewer, portalId: portal.id, fileId: c.id, parentId: null })).parentId).toBeNull();
@@ -123,7 +119,7 @@ describe("delete, recently deleted, restore", () => {
   it("a deleted folder takes its contents out of every listing, the API's included, and restoring it brings them back", async () => {
     const { org, portal } = await setup();
     const ctx = await createApiContext();
-    orgs.push(ctx.org.id);
+    cleanUp(ctx.org.id);
     // The API context's organization is another one: make the portal there, list through the API.
     const apiPortal = await createTestPortal({ orgId: ctx.org.id });
     const apiViewer = await getUserViewer(ctx.user.id, ctx.org.id);
@@ -168,7 +164,7 @@ describe("delete, recently deleted, restore", () => {
     await restoreEntry({ viewer, portalId: portal.id, fileId: folder.id });
     expect((await listFolder({ viewer, portalId: portal.id, folderId: folder.id })).map((e) => e.id)).toEqual([later.id]);
     // Restoring an active entry, or one of another portal, is not found.
-    expect(await codeOf(restoreEntry({ viewer, portalId: portal.id, fileId: later.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(restoreEntry({ viewer, portalId: portal.id, fileId: later.id }))).toBe("not_found: File not found");
   });
 
   it("nothing older than 30 days is restorable; the nightly purge removes it with its objects and contents", async () => {
@@ -187,7 +183,7 @@ describe("delete, recently deleted, restore", () => {
     await db.fileEntry.create({ data: { id: pendingId, orgId: org.id, portalId: portal.id, parentId: folder.id, name: "p.txt", status: "pending", storageKey: fileStorageKey(org.id, pendingId) } });
 
     expect((await listRecentlyDeleted({ viewer, portalId: portal.id })).map((e) => e.id)).toEqual([recent.id]);
-    expect(await codeOf(restoreEntry({ viewer, portalId: portal.id, fileId: loose.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(restoreEntry({ viewer, portalId: portal.id, fileId: loose.id }))).toBe("not_found: File not found");
 
     const { result } = await new InngestTestEngine({ function: deletedFilesPurge }).execute();
     expect(result).toMatchObject({ purged: expect.any(Number) });
@@ -210,10 +206,10 @@ describe("delete, recently deleted, restore", () => {
     const guest = await getUserViewer(guestUser.id, org.id);
     const own = await file("mine.txt", null, guestUser.id);
     const firms = await file("firm.txt");
-    expect(await codeOf(deleteEntry({ viewer: guest, portalId: portal.id, fileId: firms.id }))).toBe("not_found: File not found");
+    expect(await outcomeOf(deleteEntry({ viewer: guest, portalId: portal.id, fileId: firms.id }))).toBe("not_found: File not found");
     expect(await deleteEntry({ viewer: guest, portalId: portal.id, fileId: own.id })).toEqual({ deleted: 1 });
-    expect(await codeOf(restoreEntry({ viewer: guest, portalId: portal.id, fileId: own.id }))).toBe("forbidden: Guests of this portal may not organize its files");
-    expect(await codeOf(listRecentlyDeleted({ viewer: guest, portalId: portal.id }))).toBe("forbidden: Guests of this portal may not organize its files");
+    expect(await outcomeOf(restoreEntry({ viewer: guest, portalId: portal.id, fileId: own.id }))).toBe("forbidden: Guests of this portal may not organize its files");
+    expect(await outcomeOf(listRecentlyDeleted({ viewer: guest, portalId: portal.id }))).toBe("forbidden: Guests of this portal may not organize its files");
     await restoreEntry({ viewer: systemViewer(org.id), portalId: portal.id, fileId: own.id });
     expect(await db.fileEntry.count({ where: { portalId: portal.id, deletedAt: null } })).toBe(2);
   });

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import { findUserViewer, getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createForeignAdmin, outcomeOf } from "@/lib/test-support/outcome";
 import { inviteGuests } from "./invite-guests";
 import { listPortalGuests, markGuestSeen, removeGuest, resendInvitation } from "./manage-guests";
 
 // The guests panel: list with state and permissions, resend, remove (access ends at once), last seen.
-
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
 
 async function setup() {
   const org = await createTestOrg();
@@ -56,7 +55,7 @@ describe("guests panel", () => {
     const before = await count();
     await resendInvitation({ viewer, portalId: portal.id, guestId: guest!.id });
     expect(await count()).toEqual({ invitations: before.invitations + 1, emails: before.emails + 1, events: before.events + 1, reinvited: 1 });
-    expect(await codeOf(resendInvitation({ viewer, portalId: portal.id, guestId: crypto.randomUUID() }))).toBe("not_found: Guest not found");
+    expect(await outcomeOf(resendInvitation({ viewer, portalId: portal.id, guestId: crypto.randomUUID() }))).toBe("not_found: Guest not found");
   });
 
   it("removing a guest ends their access to that portal at once and voids their open links; other portals stay", async () => {
@@ -66,11 +65,10 @@ describe("guests panel", () => {
     const [guest] = (await listPortalGuests({ viewer, portalId: portal.id })).filter((g) => g.email === ann);
 
     // Another organization's admin and a guest cannot.
-    const otherOrg = await createTestOrg();
-    const foreign = await getUserViewer((await createTestUser({ orgId: otherOrg.id, role: "admin" })).id, otherOrg.id);
-    expect(await codeOf(removeGuest({ viewer: foreign, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Portal not found");
+    const foreign = await createForeignAdmin();
+    expect(await outcomeOf(removeGuest({ viewer: foreign, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Portal not found");
     const asGuest = (await findUserViewer(annUser.id, org.id))!;
-    expect(await codeOf(removeGuest({ viewer: asGuest, portalId: portal.id, guestId: guest!.id }))).toBe("forbidden: Guests of this portal may not invite guests");
+    expect(await outcomeOf(removeGuest({ viewer: asGuest, portalId: portal.id, guestId: guest!.id }))).toBe("forbidden: Guests of this portal may not invite guests");
 
     await removeGuest({ viewer, portalId: portal.id, guestId: guest!.id });
     expect((await findUserViewer(annUser.id, org.id))?.guestPortals.map((g) => g.portalId)).toEqual([other.id]);
@@ -78,6 +76,6 @@ describe("guests panel", () => {
     expect(await db.invitation.count({ where: { portalId: other.id, email: ann } })).toBe(1);
     expect(await db.auditLog.findFirst({ where: { orgId: org.id, action: "guest.removed" } })).toMatchObject({ targetId: guest!.id, metadata: { email: ann, user_id: annUser.id } });
     expect((await listPortalGuests({ viewer, portalId: portal.id })).map((g) => g.email)).not.toContain(ann);
-    expect(await codeOf(removeGuest({ viewer, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Guest not found");
+    expect(await outcomeOf(removeGuest({ viewer, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Guest not found");
   });
 });

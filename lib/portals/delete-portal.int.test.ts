@@ -5,13 +5,12 @@ import { db } from "@/lib/db";
 import { objectKeys, removeObjects } from "@/lib/files/test-support/files-api";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createForeignAdmin, outcomeOf } from "@/lib/test-support/outcome";
 import { deletePortal } from "./delete-portal";
 import { updatePortal } from "./update-portal";
 
 // Permanent portal deletion (web, admins): objects and rows gone, external ids freed, an
 // organization-level audit row kept.
-
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
 
 describe("deletePortal", () => {
   it("removes the portal's objects and rows, frees its external ids and keeps an organization-level audit row", async () => {
@@ -37,16 +36,15 @@ describe("deletePortal", () => {
     await db.portalGuest.create({ data: { orgId: org.id, portalId: portal.id, userId: member.id, permissions: {} } });
 
     // Not confirmed, or not an admin: nothing happens.
-    expect(await codeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "müller gmbh" }))).toBe(
+    expect(await outcomeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "müller gmbh" }))).toBe(
       `invalid_request: confirmName: Type the portal's name exactly as shown ("Müller GmbH") to delete it`,
     );
-    expect(await codeOf(deletePortal({ viewer: await getUserViewer(member.id, org.id), portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("forbidden: This needs the admin role");
-    const otherOrg = await createTestOrg();
-    const foreign = await getUserViewer((await createTestUser({ orgId: otherOrg.id, role: "admin" })).id, otherOrg.id);
-    expect(await codeOf(deletePortal({ viewer: foreign, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");
+    expect(await outcomeOf(deletePortal({ viewer: await getUserViewer(member.id, org.id), portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("forbidden: This needs the admin role");
+    const foreign = await createForeignAdmin();
+    expect(await outcomeOf(deletePortal({ viewer: foreign, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");
     expect((await objectKeys(org.id)).length).toBe(4);
     // The pair is taken while the portal exists.
-    expect(await codeOf(updatePortal({ viewer, portalId: keep.id, externalSystemIds: { datev: "10001" } }))).toMatch(/^conflict/);
+    expect(await outcomeOf(updatePortal({ viewer, portalId: keep.id, externalSystemIds: { datev: "10001" } }))).toMatch(/^conflict/);
 
     expect(await deletePortal({ viewer, portalId: portal.id, confirmName: "Müller GmbH" })).toEqual({ portalId: portal.id, name: "Müller GmbH", objects: 3 });
     expect(await objectKeys(org.id)).toEqual([kept]);
@@ -54,12 +52,12 @@ describe("deletePortal", () => {
     expect(await db.fileEntry.count({ where: { portalId: portal.id } })).toBe(0);
     expect(await db.task.count({ where: { portalId: portal.id } })).toBe(0);
     expect(await db.portalGuest.count({ where: { portalId: portal.id } })).toBe(0);
-    expect(await codeOf(updatePortal({ viewer, portalId: keep.id, externalSystemIds: { datev: "10001" } }))).toBe("ok");
+    expect(await outcomeOf(updatePortal({ viewer, portalId: keep.id, externalSystemIds: { datev: "10001" } }))).toBe("ok");
     const row = await db.auditLog.findFirst({ where: { orgId: org.id, action: "portal.deleted" } });
     expect(row).toMatchObject({ portalId: null, actorUserId: admin.id, targetType: "portal", targetId: portal.id, metadata: { portalId: portal.id, name: "Müller GmbH", objects: 3 } });
     // The portal's earlier audit rows stay, detached from it.
     expect(await db.auditLog.count({ where: { orgId: org.id, targetId: portal.id, action: "portal.external_ids_changed" } })).toBe(1);
-    expect(await codeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");
+    expect(await outcomeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");
     await removeObjects(org.id);
   });
 });

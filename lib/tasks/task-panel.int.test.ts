@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
+import { createTestPortal } from "@/lib/test-support/fixtures";
+import { createForeignAdmin, createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
 import { createTask } from "./create-task";
 import { setTaskFormFields } from "./form-fields";
 import { setSignDocument } from "./sign-document";
@@ -9,15 +9,7 @@ import { getTaskDetails } from "./task-details";
 
 // The tasks panel beyond the API: a Fill Form task's fields, and one task's files, answers and reminder log.
 
-const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
-
-async function setup() {
-  const org = await createTestOrg();
-  const member = await createTestUser({ orgId: org.id, role: "member" });
-  const viewer = await getUserViewer(member.id, org.id);
-  const portal = await createTestPortal({ orgId: org.id });
-  return { org, member, viewer, portal };
-}
+const setup = () => createMemberContext();
 
 describe("Fill Form fields", () => {
   it("stores the fields in order with kinds, options and required flags, and refuses bad ones naming them", async () => {
@@ -48,16 +40,16 @@ describe("Fill Form fields", () => {
     expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).formFields.map((f) => f.label)).toEqual(["Only"]);
     expect(await db.auditLog.count({ where: { orgId: org.id, action: "task.form_changed" } })).toBe(2);
 
-    expect(await codeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: "A", kind: "text" }, { label: "S", kind: "select", options: ["One"] }] }))).toBe(
+    expect(await outcomeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: "A", kind: "text" }, { label: "S", kind: "select", options: ["One"] }] }))).toBe(
       "invalid_request: fields.1.options: A single choice needs at least 2 options",
     );
-    expect(await codeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: " ", kind: "text" }] }))).toBe("invalid_request: fields.0.label: Must not be empty");
-    expect(await codeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: "X", kind: "html" as "text" }] }))).toMatch(/^invalid_request: fields\.0\.kind: /);
+    expect(await outcomeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: " ", kind: "text" }] }))).toBe("invalid_request: fields.0.label: Must not be empty");
+    expect(await outcomeOf(setTaskFormFields({ viewer, taskId, fields: [{ label: "X", kind: "html" as "text" }] }))).toMatch(/^invalid_request: fields\.0\.kind: /);
     const general = await createTask({ viewer, portalId: portal.id, title: "General" });
-    expect(await codeOf(setTaskFormFields({ viewer, taskId: general.taskId, fields: [] }))).toBe("invalid_request: taskId: Only a Fill Form task has form fields");
+    expect(await outcomeOf(setTaskFormFields({ viewer, taskId: general.taskId, fields: [] }))).toBe("invalid_request: taskId: Only a Fill Form task has form fields");
     const [field] = (await getTaskDetails({ viewer, portalId: portal.id, taskId })).formFields;
     await db.taskAnswer.create({ data: { taskId, fieldId: field!.id, userId: member.id, value: "Jane" } });
-    expect(await codeOf(setTaskFormFields({ viewer, taskId, fields: [] }))).toBe("conflict: The form has answers; its fields can no longer change");
+    expect(await outcomeOf(setTaskFormFields({ viewer, taskId, fields: [] }))).toBe("conflict: The form has answers; its fields can no longer change");
   });
 });
 
@@ -83,10 +75,9 @@ describe("getTaskDetails", () => {
     await db.taskAnswer.create({ data: { taskId: question.taskId, userId: member.id, value: "Yes, in May" } });
     expect((await getTaskDetails({ viewer, portalId: portal.id, taskId: question.taskId })).answers).toMatchObject([{ fieldId: null, value: "Yes, in May", by: { id: member.id } }]);
 
-    const otherOrg = await createTestOrg();
-    const foreign = await getUserViewer((await createTestUser({ orgId: otherOrg.id, role: "admin" })).id, otherOrg.id);
-    expect(await codeOf(getTaskDetails({ viewer: foreign, portalId: portal.id, taskId: request.taskId }))).toBe("not_found: Task not found");
-    expect(await codeOf(getTaskDetails({ viewer, portalId: portal.id, taskId: crypto.randomUUID() }))).toBe("not_found: Task not found");
+    const foreign = await createForeignAdmin();
+    expect(await outcomeOf(getTaskDetails({ viewer: foreign, portalId: portal.id, taskId: request.taskId }))).toBe("not_found: Task not found");
+    expect(await outcomeOf(getTaskDetails({ viewer, portalId: portal.id, taskId: crypto.randomUUID() }))).toBe("not_found: Task not found");
   });
 });
 
@@ -106,11 +97,11 @@ describe("Sign Document", () => {
     expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).document?.placement).toEqual({ signaturePage: true });
     expect(await db.auditLog.count({ where: { orgId: org.id, action: "task.document_set" } })).toBe(2);
 
-    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: png.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: The document to sign must be a PDF");
-    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: elsewhere.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: Not a file of this portal");
-    expect(await codeOf(setSignDocument({ viewer, taskId, fileId: pdf.id, placement: { page: 1, x: 0.9, y: 0, width: 0.2, height: 0.1 } }))).toBe("invalid_request: placement: The box must lie within the page");
+    expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: png.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: The document to sign must be a PDF");
+    expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: elsewhere.id, placement: { signaturePage: true } }))).toBe("invalid_request: fileId: Not a file of this portal");
+    expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: pdf.id, placement: { page: 1, x: 0.9, y: 0, width: 0.2, height: 0.1 } }))).toBe("invalid_request: placement: The box must lie within the page");
     const general = await createTask({ viewer, portalId: portal.id, title: "General" });
-    expect(await codeOf(setSignDocument({ viewer, taskId: general.taskId, fileId: pdf.id, placement: { signaturePage: true } }))).toBe("invalid_request: taskId: Only a Sign Document task has a document to sign");
+    expect(await outcomeOf(setSignDocument({ viewer, taskId: general.taskId, fileId: pdf.id, placement: { signaturePage: true } }))).toBe("invalid_request: taskId: Only a Sign Document task has a document to sign");
     // A deleted document no longer shows.
     await db.fileEntry.update({ where: { id: pdf.id }, data: { deletedAt: new Date() } });
     expect((await getTaskDetails({ viewer, portalId: portal.id, taskId })).document).toBeNull();

@@ -1,4 +1,5 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { afterEach } from "vitest";
 import type { z } from "zod";
 import { POST as postComplete } from "@/app/api/v1/portals/[portalId]/files/complete/route";
 import { GET as getList, POST as postUpload } from "@/app/api/v1/portals/[portalId]/files/route";
@@ -65,4 +66,13 @@ export async function createTestFolder(options: { orgId: string; portalId: strin
   return db.fileEntry.create({
     data: { orgId: options.orgId, portalId: options.portalId, isFolder: true, name: options.name ?? "Folder", parentId: options.parentId ?? null, registeredAt: new Date() },
   });
+}
+
+/** Registers an afterEach that removes the objects of every organization passed to the returned function. */
+export function removeObjectsAfterEach(): (orgId: string) => void {
+  const orgs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(orgs.splice(0).map(removeObjects));
+  });
+  return (orgId) => void orgs.push(orgId);
 }
