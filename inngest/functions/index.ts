@@ -1,4 +1,5 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
@@ -10,4 +11,4 @@ import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-fail
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, taskReminders, sendEmailFunction, notifyPortalUsers];
+export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, deletedFilesPurge, taskReminders, sendEmailFunction, notifyPortalUsers];

@@ -3,7 +3,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { cleanupPendingUploads } from "@/lib/files/cleanup-pending";
-import { objectKeys, removeObjects } from "@/app/api/v1/test-support/files-api";
+import { objectKeys, removeObjects } from "@/lib/test-support/storage";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTestOrg, createTestPortal } from "@/lib/test-support/fixtures";
 import { pendingUploadsCleanup } from "./pending-uploads-cleanup";

@@ -11,22 +11,35 @@ import { isAppError } from "@/lib/errors";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
+import { createFolder } from "@/lib/files/create-folder";
+import { deleteEntry } from "@/lib/files/delete-entry";
+import { getFileUrl } from "@/lib/files/file-url";
+import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
+import { moveEntry } from "@/lib/files/move-entry";
+import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
+import { renameEntry } from "@/lib/files/rename-entry";
+import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
 import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
+import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
+import { setTaskFormFields } from "@/lib/tasks/form-fields";
+import { setSignDocument } from "@/lib/tasks/sign-document";
+import { getTaskDetails } from "@/lib/tasks/task-details";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
@@ -123,6 +136,18 @@ async function pendingUpload(w: World) {
 const freshTask = async (w: World, body: { action_type?: "File Request" } = {}) =>
   (await createTask({ viewer: w.system, portalId: w.portalId, title: `Task ${randomUUID()}`, ...body })).taskId;
 
+/** A new guest of the world's portal (PortalGuest id). */
+async function freshGuest(w: World) {
+  const user = await db.user.create({ data: { email: `fresh-${randomUUID()}@test.example` } });
+  return (await db.portalGuest.create({ data: { orgId: w.orgId, portalId: w.portalId, userId: user.id, permissions: {} } })).id;
+}
+
+/** A registered file uploaded by the same guest as the world's file (the guest with every permission). */
+async function guestUpload(w: World) {
+  const { uploadedById } = await db.fileEntry.findUniqueOrThrow({ where: { id: w.fileId } });
+  return (await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "upload.pdf", registeredAt: new Date(), uploadedById } })).id;
+}
+
 const ROWS: Row[] = [
   // Portals
   row({
@@ -141,6 +166,14 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => updatePortal({ viewer, portalId: w.portalId, tags: [randomUUID()] }),
+  }),
+  row({
+    entry: "portals/delete-portal:deletePortal",
+    scope: null,
+    write: true,
+    expect: { ...ORG_ADMINS, otherOrg: "not_found" },
+    prepare: async (w) => (await createTestPortal({ orgId: w.orgId, name: "Doomed" })).id,
+    run: (viewer, _w, portalId) => deletePortal({ viewer, portalId, confirmName: "Doomed" }),
   }),
   // Files
   row({
@@ -181,6 +214,64 @@ const ROWS: Row[] = [
     expect: PORTAL_UPLOAD,
     run: (viewer, w) => uploadFromUrl({ viewer, portalId: w.portalId, filename: "fetched.txt", fileUrl: `${w.receiverUrl}/file` }),
   }),
+  row({
+    entry: "files/folder-view:getFolderView",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getFolderView({ viewer, portalId: w.portalId, folderId: "main" }),
+    sees: (r, w) => (r as { items: { id: string }[] }).items.some((i) => i.id === w.fileId),
+  }),
+  row({ entry: "files/folder-view:getFolderTree", scope: "file:list", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "files/file-url:getFileUrl",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
+    prepare: async (w) => {
+      const id = randomUUID();
+      return (await db.fileEntry.create({ data: { id, orgId: w.orgId, portalId: w.portalId, name: "dl.pdf", storageKey: `orgs/${w.orgId}/files/${id}`, registeredAt: new Date() } })).id;
+    },
+    run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({ entry: "files/create-folder:createFolder", scope: null, write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }) }),
+  row({
+    entry: "files/rename-entry:renameEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => renameEntry({ viewer, portalId: w.portalId, fileId: w.fileId, name: `${randomUUID()}.pdf` }),
+  }),
+  row({
+    entry: "files/move-entry:moveEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => (await createFolder({ viewer: w.system, portalId: w.portalId, name: "Target" })).id,
+    run: (viewer, w, parentId) => moveEntry({ viewer, portalId: w.portalId, fileId: w.fileId, parentId }),
+  }),
+  row({
+    entry: "files/delete-entry:deleteEntry",
+    scope: null,
+    write: true,
+    // Guests with `delete` delete their own uploads only: another guest's upload is not found for them.
+    expect: { ...PORTAL_VIEW, guestNoUpload: "not_found", guestNoDownload: "not_found", guestNoDelete: "forbidden" },
+    prepare: guestUpload,
+    run: (viewer, w, fileId) => deleteEntry({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({
+    entry: "files/restore-entry:restoreEntry",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const fileId = await guestUpload(w);
+      await deleteEntry({ viewer: w.system, portalId: w.portalId, fileId });
+      return fileId;
+    },
+    run: (viewer, w, fileId) => restoreEntry({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({ entry: "files/recently-deleted:listRecentlyDeleted", scope: null, write: false, expect: PORTAL_MEMBERS, run: (viewer, w) => listRecentlyDeleted({ viewer, portalId: w.portalId }) }),
   // Tasks
   row({
     entry: "tasks/list-portal-tasks:listPortalTasks",
@@ -208,6 +299,27 @@ const ROWS: Row[] = [
     run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
   }),
   row({ entry: "tasks/delete-task:deleteTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => deleteTask({ viewer, taskId }) }),
+  row({ entry: "tasks/task-details:getTaskDetails", scope: "task:read", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }) }),
+  row({
+    entry: "tasks/form-fields:setTaskFormFields",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => (await createTask({ viewer: w.system, portalId: w.portalId, title: "Form", action_type: "Fill Form" })).taskId,
+    run: (viewer, _w, taskId) => setTaskFormFields({ viewer, taskId, fields: [{ label: "Name", kind: "text", required: true }] }),
+  }),
+  row({
+    entry: "tasks/sign-document:setSignDocument",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: "Sign", action_type: "Sign Document" });
+      const pdf = await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "sign.pdf", extension: "pdf", registeredAt: new Date() } });
+      return { taskId, fileId: pdf.id };
+    },
+    run: (viewer, _w, t) => setSignDocument({ viewer, ...t, placement: { signaturePage: true } }),
+  }),
   // Guests, workflow, history, /me
   row({
     entry: "guests/invite-guests:inviteGuests",
@@ -215,6 +327,30 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "guests/manage-guests:listPortalGuests",
+    scope: "guest:invite",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/manage-guests:resendInvitation",
+    scope: "guest:invite",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshGuest,
+    run: (viewer, w, guestId) => resendInvitation({ viewer, portalId: w.portalId, guestId }),
+  }),
+  row({
+    entry: "guests/manage-guests:removeGuest",
+    scope: "guest:invite",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshGuest,
+    run: (viewer, w, guestId) => removeGuest({ viewer, portalId: w.portalId, guestId }),
   }),
   row({
     entry: "workflow/list-workflow-states:listWorkflowStates",

@@ -26,7 +26,9 @@ export type PortalAction =
   | "manageTasks"
   | "update"
   | "invite"
-  | "viewHistory";
+  | "viewHistory"
+  /** Folders, renames, moves, deleting any entry, the recently deleted list and restores: the firm's, web only. */
+  | "manageFiles";
 
 interface Rule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -47,10 +49,11 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
   update: { scope: "portal:write", guest: null },
   invite: { scope: "guest:invite", guest: null },
   viewHistory: { scope: null, guest: null },
+  manageFiles: { scope: null, guest: null },
 };
 
 /** Actions on the organization as a whole. */
-export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "openSettings" | "authorizeApps";
+export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "openSettings" | "authorizeApps" | "deletePortal";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -72,6 +75,8 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   openSettings: { scope: null, minRole: "member" },
   /** Approving an OAuth client on the consent screen: members and admins; guests never. */
   authorizeApps: { scope: null, minRole: "member" },
+  // Permanent deletion: admins, web only (spec: there is no delete endpoint for portals).
+  deletePortal: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };
@@ -132,6 +137,7 @@ const DESCRIBE: Record<PortalAction, string> = {
   update: "change it",
   invite: "invite guests",
   viewHistory: "view its history",
+  manageFiles: "organize its files",
 };
 
 /** The portal ids where a guest may do `action`. */

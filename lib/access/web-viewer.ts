@@ -1,4 +1,5 @@
 import { requireUser } from "@/lib/auth/session";
+import { markGuestSeen } from "@/lib/guests/manage-guests";
 import { findUserViewer, getUserViewer, type UserViewer } from "./viewer";
 
 // The viewer of a page or server action: the session's user in the organization of the URL.
@@ -7,11 +8,15 @@ import { findUserViewer, getUserViewer, type UserViewer } from "./viewer";
 /** Signs in first (back to `returnTo`); null when the user has no role in the organization. */
 export async function findWebViewer(orgId: string, returnTo = `/org/${orgId}`): Promise<UserViewer | null> {
   const user = await requireUser(returnTo);
-  return findUserViewer(user.id, orgId);
+  const viewer = await findUserViewer(user.id, orgId);
+  if (viewer?.role === "guest") await markGuestSeen({ orgId, userId: user.id });
+  return viewer;
 }
 
 /** As findWebViewer, with not_found (an AppError, for actions) when the user has no role there. */
 export async function getWebViewer(orgId: string, returnTo = `/org/${orgId}`): Promise<UserViewer> {
   const user = await requireUser(returnTo);
-  return getUserViewer(user.id, orgId);
+  const viewer = await getUserViewer(user.id, orgId);
+  if (viewer.role === "guest") await markGuestSeen({ orgId, userId: user.id });
+  return viewer;
 }

@@ -1,13 +1,12 @@
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { z } from "zod";
 import { POST as postComplete } from "@/app/api/v1/portals/[portalId]/files/complete/route";
 import { GET as getList, POST as postUpload } from "@/app/api/v1/portals/[portalId]/files/route";
 import { callRoute, type CallResult } from "@/app/api/v1/test-support/call-route";
 import { db } from "@/lib/db";
-import { bucket, s3 } from "@/lib/storage/s3";
 import type { FileSchema } from "@/lib/files/schemas";
 
-// The file endpoints as an API client calls them, and a look into the bucket, for integration tests.
+// The file endpoints as an API client calls them, for integration tests (the bucket and folder
+// fixtures are in lib/test-support/storage.ts).
 
 export type FileJson = z.output<typeof FileSchema>;
 export type ErrorJson = { error: string; error_description: string };
@@ -40,29 +39,5 @@ export function filesApi(token: string) {
   };
 }
 
-/** Keys of the organization's objects in the bucket. */
-export async function objectKeys(orgId: string): Promise<string[]> {
-  const res = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: `orgs/${orgId}/` }));
-  return (res.Contents ?? []).map((o) => o.Key ?? "").sort();
-}
-
-export async function objectBytes(key: string): Promise<Buffer> {
-  const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
-  return Buffer.from(await res.Body!.transformToByteArray());
-}
-
-/** Removes the organization's objects (large test bodies should not pile up in the bucket). */
-export async function removeObjects(orgId: string): Promise<void> {
-  const keys = await objectKeys(orgId);
-  if (keys.length > 0) await s3().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: keys.map((Key) => ({ Key })) } }));
-}
-
 export const fileUploadedEvents = (orgId: string) =>
   db.event.findMany({ where: { orgId, type: "file.uploaded" }, orderBy: { createdAt: "asc" } });
-
-/** A folder entry written directly. */
-export async function createTestFolder(options: { orgId: string; portalId: string; name?: string; parentId?: string | null }) {
-  return db.fileEntry.create({
-    data: { orgId: options.orgId, portalId: options.portalId, isFolder: true, name: options.name ?? "Folder", parentId: options.parentId ?? null, registeredAt: new Date() },
-  });
-}

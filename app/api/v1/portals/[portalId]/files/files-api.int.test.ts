@@ -4,7 +4,8 @@ import { db } from "@/lib/db";
 import { fileWebUrl } from "@/lib/portals/links";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createApiContext, createTestOrg, createTestPortal } from "@/lib/test-support/fixtures";
-import { createTestFolder, fileUploadedEvents, filesApi, objectBytes, objectKeys, removeObjects } from "@/app/api/v1/test-support/files-api";
+import { fileUploadedEvents, filesApi } from "@/app/api/v1/test-support/files-api";
+import { createTestFolder, objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";
 
 // GET files and the two-step upload (POST files without file_url, PUT to the presigned URL, POST
 // files/complete) against the embedded S3 server.

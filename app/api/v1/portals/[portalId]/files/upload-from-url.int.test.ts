@@ -7,7 +7,8 @@ import { isScope } from "@/lib/oauth/scopes";
 import { startServer, type TestServer } from "@/lib/outbound/test-servers";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
-import { fileUploadedEvents, filesApi, objectBytes, objectKeys, removeObjects, type UploadedJson } from "@/app/api/v1/test-support/files-api";
+import { fileUploadedEvents, filesApi, type UploadedJson } from "@/app/api/v1/test-support/files-api";
+import { objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 
 // One-step uploads (file_url): fetched through lib/outbound and streamed into the embedded S3.

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { db } from "@/lib/db";
+import { conflict, invalidRequest } from "@/lib/errors";
+import { lockTaskFor, touchPortal } from "./task-changes";
+
+// The fields of a Fill Form task, stored with the task (TaskFormField). Kinds as stored:
+// text, textarea (long text), number, date, select (single choice, with options), checkbox (yes/no).
+
+export const FORM_FIELD_KINDS = ["text", "textarea", "number", "date", "select", "checkbox"] as const;
+export const MAX_FORM_FIELDS = 100;
+
+const FieldSchema = z
+  .strictObject({
+    label: z.string().trim().min(1, "Must not be empty").max(500),
+    kind: z.enum(FORM_FIELD_KINDS),
+    required: z.boolean().default(false),
+    options: z.array(z.string().trim().min(1, "Must not be empty").max(200)).max(100).default([]),
+  })
+  .superRefine((f, ctx) => {
+    if (f.kind === "select" && f.options.length < 2) ctx.addIssue({ code: "custom", path: ["options"], message: "A single choice needs at least 2 options" });
+    if (f.kind !== "select" && f.options.length > 0) ctx.addIssue({ code: "custom", path: ["options"], message: "Only a single choice has options" });
+    if (new Set(f.options).size !== f.options.length) ctx.addIssue({ code: "custom", path: ["options"], message: "Options must differ" });
+  });
+
+export type FormFieldInput = z.input<typeof FieldSchema>;
+
+/**
+ * Replaces the fields of a Fill Form task, in the order given (members and admins). Refused once
+ * the task has answers (they belong to the fields as they were). The first problem is a 400
+ * naming the field (`fields.2.options: ...`).
+ */
+export async function setTaskFormFields({ viewer, taskId, fields }: { viewer: Viewer; taskId: string; fields: FormFieldInput[] }) {
+  const parsed = z.array(FieldSchema).max(MAX_FORM_FIELDS, `At most ${MAX_FORM_FIELDS} fields`).safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw invalidRequest(`${["fields", ...issue.path].join(".")}: ${issue.message}`);
+  }
+  const { orgId } = viewer;
+  return db.$transaction(async (tx) => {
+    const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
+    if (task.actionType !== "FillForm") throw invalidRequest("taskId: Only a Fill Form task has form fields");
+    if ((await tx.taskAnswer.count({ where: { taskId } })) > 0) throw conflict("The form has answers; its fields can no longer change");
+    await tx.taskFormField.deleteMany({ where: { taskId } });
+    await tx.taskFormField.createMany({ data: parsed.data.map((f, position) => ({ taskId, position, ...f })) });
+    await touchPortal(tx, { orgId, portalId: task.portalId });
+    await recordAudit(tx, { orgId, portalId: task.portalId, actor: actorOf(viewer), action: "task.form_changed", targetType: "task", targetId: taskId, metadata: { fields: parsed.data.length } });
+    return tx.taskFormField.findMany({ where: { taskId }, orderBy: { position: "asc" } });
+  });
+}

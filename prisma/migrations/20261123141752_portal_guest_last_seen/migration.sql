@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PortalGuest" ADD COLUMN     "lastSeenAt" TIMESTAMP(3);

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Task" ADD COLUMN     "documentFileId" UUID,
+ADD COLUMN     "signaturePlacement" JSONB;
