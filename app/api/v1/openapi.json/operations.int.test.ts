@@ -10,7 +10,7 @@ import { API_OPERATIONS } from "@/lib/api/openapi/operations";
 // The document is generated from API_OPERATIONS, so every /api/v1 route must be built with
 // apiRoute() from an operation listed there, at the path its file serves.
 
-const API_DIR = path.resolve(import.meta.dirname, "../../../app/api/v1");
+const API_DIR = path.resolve(import.meta.dirname, "..");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 function routeFiles(): string[] {
