@@ -32,7 +32,9 @@ export function AppHeader({ home, links, children }: { home: string; links: Head
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
-        <Link href={home} className="text-lg font-semibold text-brand">Client Portals</Link>
+        <Link href={home} className="text-lg font-semibold text-brand">
+          Client Portals
+        </Link>
         <button
           type="button"
           className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 md:hidden"
@@ -50,7 +52,9 @@ export function AppHeader({ home, links, children }: { home: string; links: Head
           {links.length > 0 ? (
             <nav aria-label="Settings" className="flex flex-col gap-3 text-sm md:flex-row md:gap-4">
               {links.map((l) => (
-                <Link key={l.href} className="text-slate-700 hover:text-brand" href={l.href}>{l.label}</Link>
+                <Link key={l.href} className="text-slate-700 hover:text-brand" href={l.href}>
+                  {l.label}
+                </Link>
               ))}
             </nav>
           ) : (

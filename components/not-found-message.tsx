@@ -8,7 +8,9 @@ export function NotFoundMessage({ className, linkLabel }: { className: string; l
       <title>Not found · Client Portals</title>
       <h1 className="text-xl font-semibold">Not found</h1>
       <p className="mt-2 text-slate-600">This page does not exist, or you do not have access to it.</p>
-      <Link className="mt-4 inline-block text-brand underline" href="/">{linkLabel}</Link>
+      <Link className="mt-4 inline-block text-brand underline" href="/">
+        {linkLabel}
+      </Link>
     </div>
   );
 }

@@ -23,7 +23,10 @@ test("/dev/inngest lists the event an API call produced and the runs it started"
   await expect(page.getByText(/functions synced/)).toContainText("10 functions synced");
   await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).first()).toContainText("create-deliveries");
 
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.screenshot({ path: test.info().outputPath(`dev-inngest-${width}.png`), fullPage: true });
   }

@@ -110,7 +110,10 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(portalRead).toBeChecked();
   await expect(portalRead).toHaveAccessibleDescription("portal:read");
 
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `test-results/screenshots/consent-${width}x${height}.png`, fullPage: true });
@@ -156,7 +159,10 @@ test("the API reference sends a try-it request with a pasted access token", asyn
   await tokenField.click();
   await page.keyboard.type(accessToken);
   await page.screenshot({ path: "test-results/screenshots/api-reference-token-1280x800.png" });
-  await page.getByRole("button", { name: /Test Request/ }).first().click();
+  await page
+    .getByRole("button", { name: /Test Request/ })
+    .first()
+    .click();
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/me");
   await page.getByRole("button", { name: /^Send/ }).first().click();
   const response = await answer;
@@ -268,7 +274,9 @@ test("rotating the secret shows the new one once and the old one stops working",
   await expect(row.getByTestId("secret-hint")).toHaveText(`••••${secret.slice(-4)}`);
 
   const refresh = (clientSecret: string) =>
-    request.post("/oauth/token", { form: { grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.clientId, client_secret: clientSecret } });
+    request.post("/oauth/token", {
+      form: { grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.clientId, client_secret: clientSecret },
+    });
   const old = await refresh(client.secret);
   expect(old.status()).toBe(401);
   expect(await old.json()).toMatchObject({ error: "invalid_client" });

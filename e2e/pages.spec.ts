@@ -26,7 +26,10 @@ async function checkPage(page: Page, name: string): Promise<void> {
   for (const selector of THIRD_PARTY) if ((await page.locator(selector).count()) > 0) axe = axe.exclude(selector);
   const { violations } = await axe.analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${name}`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `axe on ${name}`,
+  ).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 

@@ -83,7 +83,9 @@ async function watchViolations(page: Page): Promise<string[]> {
   await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(text));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) => {
-      (window as unknown as { __reportCspViolation: (t: string) => void }).__reportCspViolation(`${location.href}: ${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+      (window as unknown as { __reportCspViolation: (t: string) => void }).__reportCspViolation(
+        `${location.href}: ${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`,
+      );
     });
   });
   return violations;
@@ -124,7 +126,13 @@ test("the main pages render and hydrate with no CSP violation", async ({ page })
   await hydrated();
 
   // The consent screen of that client.
-  const authorize = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: "http://127.0.0.1:9/callback", scope: "portal:read", state: "csp" });
+  const authorize = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    scope: "portal:read",
+    state: "csp",
+  });
   await page.goto(`/oauth/authorize?${authorize}`);
   await expect(page.getByRole("heading", { name: "Authorize CSP check" })).toBeVisible();
   await hydrated();

@@ -58,7 +58,9 @@ export async function authorizeNewClient(
   expect(clientId).toMatch(/^cpc_/);
 
   const state = randomBytes(12).toString("base64url");
-  await page.goto(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(" "), state })}`);
+  await page.goto(
+    `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(" "), state })}`,
+  );
   await page.getByRole("button", { name: "Approve" }).click();
   await page.waitForURL((url) => url.href.startsWith(redirectUri));
   const code = new URL(page.url()).searchParams.get("code");

@@ -77,7 +77,13 @@ const authorization = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("", "Bearer ", "Bearer x", "Basic ADoA", "bearer ", "Bearer a.b.c", "Bearer %00") },
 );
 
-const idempotencyKey = fc.option(fc.oneof(fc.uuid(), fc.string({ unit: "binary-ascii", maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, ""))), { nil: undefined });
+const idempotencyKey = fc.option(
+  fc.oneof(
+    fc.uuid(),
+    fc.string({ unit: "binary-ascii", maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+  ),
+  { nil: undefined },
+);
 
 function requestFor(path: string, method: string, op: OpenApiOperation): fc.Arbitrary<FuzzRequest> {
   const params = op.parameters ?? [];
@@ -85,21 +91,48 @@ function requestFor(path: string, method: string, op: OpenApiOperation): fc.Arbi
   const queryParams = params.filter((p) => p.in === "query");
 
   const segment = (name: string) =>
-    fc.oneof({ weight: 4, arbitrary: ctx.known[name]?.length ? fc.constantFrom(...ctx.known[name]) : fc.uuid() }, { weight: 1, arbitrary: fc.uuid() }, { weight: 3, arbitrary: hostileSegment });
-  const pathArb = fc.tuple(...pathParams.map((p) => segment(p.name))).map((values) => pathParams.reduce((acc, p, i) => acc.replace(`{${p.name}}`, values[i]!), path));
+    fc.oneof(
+      { weight: 4, arbitrary: ctx.known[name]?.length ? fc.constantFrom(...ctx.known[name]) : fc.uuid() },
+      { weight: 1, arbitrary: fc.uuid() },
+      { weight: 3, arbitrary: hostileSegment },
+    );
+  const pathArb = fc
+    .tuple(...pathParams.map((p) => segment(p.name)))
+    .map((values) => pathParams.reduce((acc, p, i) => acc.replace(`{${p.name}}`, values[i]!), path));
 
   const queryArb = fc
     .tuple(
       fc.tuple(
         ...queryParams.map((p) =>
-          fc.option(fc.oneof({ weight: 3, arbitrary: arbitraryFor((p.schema ?? {}) as JsonSchema, ctx, p.name).map((v) => encodeURIComponent(toWellFormed(String(v)))) }, { weight: 1, arbitrary: queryValue }), { nil: undefined, freq: 2 }),
+          fc.option(
+            fc.oneof(
+              { weight: 3, arbitrary: arbitraryFor((p.schema ?? {}) as JsonSchema, ctx, p.name).map((v) => encodeURIComponent(toWellFormed(String(v)))) },
+              { weight: 1, arbitrary: queryValue },
+            ),
+            { nil: undefined, freq: 2 },
+          ),
         ),
       ),
       // Undeclared parameters now and then (one request in four).
-      fc.oneof({ weight: 3, arbitrary: fc.constant([] as Array<[string, string]>) }, { weight: 1, arbitrary: fc.array(fc.tuple(hostileString.map((s) => encodeURIComponent(toWellFormed(s)).slice(0, 200)), queryValue), { minLength: 1, maxLength: 2 }) }),
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant([] as Array<[string, string]>) },
+        {
+          weight: 1,
+          arbitrary: fc.array(
+            fc.tuple(
+              hostileString.map((s) => encodeURIComponent(toWellFormed(s)).slice(0, 200)),
+              queryValue,
+            ),
+            { minLength: 1, maxLength: 2 },
+          ),
+        },
+      ),
     )
     .map(([declared, extra]) => {
-      const pairs = [...queryParams.map((p, i) => (declared[i] === undefined ? null : `${p.name}=${declared[i]}`)).filter((x) => x !== null), ...extra.map(([k, v]) => `${k}=${v}`)];
+      const pairs = [
+        ...queryParams.map((p, i) => (declared[i] === undefined ? null : `${p.name}=${declared[i]}`)).filter((x) => x !== null),
+        ...extra.map(([k, v]) => `${k}=${v}`),
+      ];
       return pairs.length ? `?${pairs.join("&")}` : "";
     });
 
@@ -110,7 +143,10 @@ function requestFor(path: string, method: string, op: OpenApiOperation): fc.Arbi
       ? fc.constant(undefined)
       : fc.option(hostileRawBody, { nil: undefined });
 
-  const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "") });
+  const contentType = fc.oneof(
+    { weight: 8, arbitrary: fc.constant("application/json") },
+    { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "") },
+  );
 
   return fc.record({ path: pathArb, query: queryArb, body: bodyArb, auth: authorization, key: idempotencyKey, contentType }).map((r) => {
     const headers: Record<string, string> = {};
@@ -173,16 +209,33 @@ async function run(name: string, property: fc.IAsyncProperty<[FuzzRequest]>, par
 }
 
 /** Each property its own seed, derived from the run's: the same case number means different requests. */
-const settings = (runs: number, index: number): fc.Parameters<[FuzzRequest]> => ({ seed: seed + index, numRuns: runs, endOnFailure: false, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false });
+const settings = (runs: number, index: number): fc.Parameters<[FuzzRequest]> => ({
+  seed: seed + index,
+  numRuns: runs,
+  endOnFailure: false,
+  interruptAfterTimeLimit: 20_000,
+  markInterruptAsFailure: false,
+});
 
 describe("every /api/v1 operation, from the OpenAPI document", () => {
-  it.each(operations.map((o, i) => [`${o.method} ${o.path}`, o, i] as const))("%s: no 5xx, errors in the spec's shape, nothing changed by a rejected request", async (name, o, i) => {
-    await run(name, fc.asyncProperty(requestFor(o.path, o.method, o.op), (req) => check(req, { jsonErrors: true })), settings(RUNS, i));
-  });
+  it.each(operations.map((o, i) => [`${o.method} ${o.path}`, o, i] as const))(
+    "%s: no 5xx, errors in the spec's shape, nothing changed by a rejected request",
+    async (name, o, i) => {
+      await run(
+        name,
+        fc.asyncProperty(requestFor(o.path, o.method, o.op), (req) => check(req, { jsonErrors: true })),
+        settings(RUNS, i),
+      );
+    },
+  );
 });
 
 // OAuth: form fields from the token request's parameters (RFC 6749), hostile values among them.
-const formValue = fc.oneof(fc.constantFrom("authorization_code", "refresh_token", "client_credentials", "password", "code", "https://client.example/callback", "portal:read"), hostileString.map(toWellFormed), hostileString);
+const formValue = fc.oneof(
+  fc.constantFrom("authorization_code", "refresh_token", "client_credentials", "password", "code", "https://client.example/callback", "portal:read"),
+  hostileString.map(toWellFormed),
+  hostileString,
+);
 const formField = fc.constantFrom("grant_type", "code", "redirect_uri", "client_id", "client_secret", "refresh_token", "scope", "code_verifier", "x");
 
 function formBody(fields: Array<[string, string]>): string {
@@ -195,7 +248,13 @@ describe("OAuth endpoints", () => {
     const req = fc
       .record({
         fields: fc.array(fc.tuple(formField, formValue), { maxLength: 6 }),
-        basic: fc.option(fc.oneof(fc.constantFrom("Basic ADoA", "Basic", "Basic !!!", "Basic Og==", "Bearer x"), fc.string({ unit: "binary-ascii", maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString("base64")}`)), { nil: undefined }),
+        basic: fc.option(
+          fc.oneof(
+            fc.constantFrom("Basic ADoA", "Basic", "Basic !!!", "Basic Og==", "Bearer x"),
+            fc.string({ unit: "binary-ascii", maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString("base64")}`),
+          ),
+          { nil: undefined },
+        ),
         contentType: fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"),
       })
       .map(({ fields, basic, contentType }): FuzzRequest => ({
@@ -204,17 +263,33 @@ describe("OAuth endpoints", () => {
         headers: { "Content-Type": contentType, ...(basic ? { Authorization: basic } : {}) },
         body: formBody(fields),
       }));
-    await run("POST /oauth/token", fc.asyncProperty(req, (r) => check(r, { jsonErrors: true })), settings(RUNS * 2, 1_000));
+    await run(
+      "POST /oauth/token",
+      fc.asyncProperty(req, (r) => check(r, { jsonErrors: true })),
+      settings(RUNS * 2, 1_000),
+    );
   });
 
   it("GET /oauth/authorize: no 5xx, nothing changed", async () => {
-    const req = fc.array(fc.tuple(fc.constantFrom("response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "prompt"), fc.oneof(formValue, queryValue)), { maxLength: 7 }).map((fields): FuzzRequest => ({
-      method: "GET",
-      path: `/oauth/authorize?${fields.map(([k, v]) => `${k}=${/%/.test(v) ? v : encodeURIComponent(toWellFormed(v))}`).join("&")}`,
-      headers: {},
-    }));
+    const req = fc
+      .array(
+        fc.tuple(
+          fc.constantFrom("response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "prompt"),
+          fc.oneof(formValue, queryValue),
+        ),
+        { maxLength: 7 },
+      )
+      .map((fields): FuzzRequest => ({
+        method: "GET",
+        path: `/oauth/authorize?${fields.map(([k, v]) => `${k}=${/%/.test(v) ? v : encodeURIComponent(toWellFormed(v))}`).join("&")}`,
+        headers: {},
+      }));
     // Errors here are HTML pages or redirects to the client, not JSON.
-    await run("GET /oauth/authorize", fc.asyncProperty(req, (r) => check(r, { jsonErrors: false })), settings(RUNS * 2, 2_000));
+    await run(
+      "GET /oauth/authorize",
+      fc.asyncProperty(req, (r) => check(r, { jsonErrors: false })),
+      settings(RUNS * 2, 2_000),
+    );
   });
 });
 

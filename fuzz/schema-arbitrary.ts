@@ -53,7 +53,10 @@ function ofType(type: string | undefined, schema: JsonSchema, ctx: SchemaContext
       return stringFor(schema, ctx, name);
     case "array": {
       const items = (schema["items"] as JsonSchema | undefined) ?? {};
-      return fc.array(arbitraryFor(items, ctx, name, depth + 1), { minLength: num(schema["minItems"]) ?? 0, maxLength: Math.min(num(schema["maxItems"]) ?? 5, 5) });
+      return fc.array(arbitraryFor(items, ctx, name, depth + 1), {
+        minLength: num(schema["minItems"]) ?? 0,
+        maxLength: Math.min(num(schema["maxItems"]) ?? 5, 5),
+      });
     }
     case "object":
       return objectFor(schema, ctx, depth);
@@ -97,7 +100,16 @@ function stringFor(schema: JsonSchema, ctx: SchemaContext, name: string): fc.Arb
       break;
     case "uri":
       // No random domains: the server resolves webhook hosts, and this machine has no DNS to ask.
-      base = fc.constantFrom("https://hooks.example.com/in", "https://127.0.0.1/x", "http://10.0.0.1/", "https://[::1]:8443/", "https://169.254.169.254/latest", "javascript:alert(1)", "file:///etc/passwd", "https://user:pw@hooks.example.com/");
+      base = fc.constantFrom(
+        "https://hooks.example.com/in",
+        "https://127.0.0.1/x",
+        "http://10.0.0.1/",
+        "https://[::1]:8443/",
+        "https://169.254.169.254/latest",
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https://user:pw@hooks.example.com/",
+      );
       break;
     case "date-time":
       base = fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString());

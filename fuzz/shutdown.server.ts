@@ -42,7 +42,13 @@ beforeAll(async () => {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (next.exitCode !== null) throw new Error(`next start exited: ${output}`);
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`next start did not answer /healthz: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -63,7 +69,10 @@ it("SIGTERM during a slow request: the request completes, new connections are re
   await new Promise((r) => setTimeout(r, 400));
   next.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 200));
-  const late = await fetch(`${base}/healthz`).then((r) => `answered ${r.status}`, (e: Error) => `refused (${e.message})`);
+  const late = await fetch(`${base}/healthz`).then(
+    (r) => `answered ${r.status}`,
+    (e: Error) => `refused (${e.message})`,
+  );
 
   const response = await slow;
   const exit = await exited;

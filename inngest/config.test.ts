@@ -43,11 +43,7 @@ describe("inngestSettings", () => {
   });
 
   it("prefers INNGEST_BASE_URL in either mode", () => {
-    expect(inngestSettings({ ...base, INNGEST_BASE_URL: "http://127.0.0.1:9999" }).baseUrl).toBe(
-      "http://127.0.0.1:9999",
-    );
-    expect(
-      inngestSettings({ ...base, NODE_ENV: "production", INNGEST_BASE_URL: "https://inngest.internal" }).baseUrl,
-    ).toBe("https://inngest.internal");
+    expect(inngestSettings({ ...base, INNGEST_BASE_URL: "http://127.0.0.1:9999" }).baseUrl).toBe("http://127.0.0.1:9999");
+    expect(inngestSettings({ ...base, NODE_ENV: "production", INNGEST_BASE_URL: "https://inngest.internal" }).baseUrl).toBe("https://inngest.internal");
   });
 });

@@ -10,10 +10,7 @@ export type InngestSettings = {
   signingKey: string | undefined;
 };
 
-type InngestEnv = Pick<
-  Env,
-  "NODE_ENV" | "INNGEST_EVENT_KEY" | "INNGEST_SIGNING_KEY" | "INNGEST_BASE_URL" | "INNGEST_DEV"
->;
+type InngestEnv = Pick<Env, "NODE_ENV" | "INNGEST_EVENT_KEY" | "INNGEST_SIGNING_KEY" | "INNGEST_BASE_URL" | "INNGEST_DEV">;
 
 /** INNGEST_DEV as the SDK reads it: a boolean flag, or the Dev Server's URL (which implies dev). */
 function parseDevFlag(value: string | undefined): boolean | string | undefined {
@@ -31,8 +28,7 @@ function parseDevFlag(value: string | undefined): boolean | string | undefined {
  */
 export function inngestSettings(e: InngestEnv): InngestSettings {
   const dev = parseDevFlag(e.INNGEST_DEV);
-  const isDev =
-    typeof dev === "boolean" ? dev : dev !== undefined || (e.NODE_ENV !== "production" && !e.INNGEST_EVENT_KEY);
+  const isDev = typeof dev === "boolean" ? dev : dev !== undefined || (e.NODE_ENV !== "production" && !e.INNGEST_EVENT_KEY);
   const devUrl = typeof dev === "string" ? dev : DEFAULT_DEV_SERVER_URL;
   return {
     isDev,

@@ -35,7 +35,12 @@ export async function devActivity(limit = 50): Promise<DevActivity> {
   const url = inngestSettings(env()).baseUrl ?? "";
   try {
     const res = await fetch(new URL("/_executor/state", url), { cache: "no-store", signal: AbortSignal.timeout(3_000) });
-    if (!res.ok) return { kind: "elsewhere", url, reason: `the Inngest server at ${url} is not the local executor (HTTP ${res.status}): its own UI lists events and runs` };
+    if (!res.ok)
+      return {
+        kind: "elsewhere",
+        url,
+        reason: `the Inngest server at ${url} is not the local executor (HTTP ${res.status}): its own UI lists events and runs`,
+      };
     const state = (await res.json()) as { functions: string[]; events: DevEvent[]; runs: DevRun[] };
     return {
       kind: "executor",
@@ -45,6 +50,10 @@ export async function devActivity(limit = 50): Promise<DevActivity> {
       runs: state.runs.slice(-limit).reverse(),
     };
   } catch (e) {
-    return { kind: "elsewhere", url, reason: `no Inngest server answers at ${url} (${e instanceof Error ? e.message : String(e)}): events wait in the outbox until one does` };
+    return {
+      kind: "elsewhere",
+      url,
+      reason: `no Inngest server answers at ${url} (${e instanceof Error ? e.message : String(e)}): events wait in the outbox until one does`,
+    };
   }
 }

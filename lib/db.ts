@@ -106,7 +106,10 @@ export async function runInTransaction<T>(fn: (tx: PrismaClient) => Promise<T>, 
       { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
     );
   } catch (error) {
-    for (const hook of state.afterRollback) await Promise.resolve().then(hook).catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
+    for (const hook of state.afterRollback)
+      await Promise.resolve()
+        .then(hook)
+        .catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
     throw error;
   }
   for (const hook of state.afterCommit) runSafely(hook);

@@ -16,23 +16,24 @@ const optionalString = z
 const optionalUrl = optionalString.pipe(z.url().optional());
 
 /** 32 bytes, given as 64 hex characters or base64. */
-const encryptionKey = z
-  .string()
-  .transform((v, ctx) => {
-    const s = v.trim();
-    const bytes = /^[0-9a-fA-F]{64}$/.test(s) ? Buffer.from(s, "hex") : Buffer.from(s, "base64");
-    if (bytes.length !== 32) {
-      ctx.addIssue({ code: "custom", message: "must be 32 bytes as 64 hex characters or base64" });
-      return z.NEVER;
-    }
-    return bytes;
-  });
+const encryptionKey = z.string().transform((v, ctx) => {
+  const s = v.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(s) ? Buffer.from(s, "hex") : Buffer.from(s, "base64");
+  if (bytes.length !== 32) {
+    ctx.addIssue({ code: "custom", message: "must be 32 bytes as 64 hex characters or base64" });
+    return z.NEVER;
+  }
+  return bytes;
+});
 
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgresql:// URL" }),
-    APP_URL: z.url().default("http://localhost:3000").transform((u) => u.replace(/\/+$/, "")),
+    APP_URL: z
+      .url()
+      .default("http://localhost:3000")
+      .transform((u) => u.replace(/\/+$/, "")),
     API_URL: optionalUrl.transform((u) => u?.replace(/\/+$/, "")),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
     APP_ENCRYPTION_KEY: encryptionKey,
@@ -46,9 +47,7 @@ const schema = z
     /** Longest one storage call may take, retries included; then 503 service_unavailable. */
     S3_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 
-    SMTP_URL: optionalString.pipe(
-      z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
-    ),
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
     EMAIL_FROM: z.string().default("Client Portals <no-reply@client-portals.local>"),
     /** Shows captured email at /dev/mailbox in a production build too (demo and e2e servers). */
     DEV_MAILBOX: bool,

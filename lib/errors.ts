@@ -46,7 +46,6 @@ export class AppError extends Error {
   }
 }
 
-
 export const invalidRequest = (description: string) => new AppError("invalid_request", description);
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);
 export const conflict = (description: string) => new AppError("conflict", description);

@@ -9,13 +9,14 @@ import { isUuid } from "@/lib/ids";
  * is a resource that does not exist, so the wrapper turns params issues into 404 with this message.
  */
 export function pathId(resource: string) {
-  return z.string().refine(isUuid, { message: `${resource} not found` }).meta({ format: "uuid" });
+  return z
+    .string()
+    .refine(isUuid, { message: `${resource} not found` })
+    .meta({ format: "uuid" });
 }
 
 /** `?flag=true` / `?flag=false` (also 1/0); anything else is a 400 naming the parameter. */
-export const queryBoolean = z
-  .enum(["true", "false", "1", "0"])
-  .transform((v) => v === "true" || v === "1");
+export const queryBoolean = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 /**
  * A date-time in a response: the handler passes a Date, the client gets ISO 8601 (documented as

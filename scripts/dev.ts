@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     log(`embedded PostgreSQL (PGlite) at ${pg.url}, data in .data/pglite`);
   }
   if (!env.S3_ENDPOINT) {
-    const s3 = await startEmbeddedS3({ dataDir: resolve(dataDir, "s3"), port: Number(env.EMBEDDED_S3_PORT ?? 54330), bucket: env.S3_BUCKET ?? "client-portals" });
+    const s3 = await startEmbeddedS3({
+      dataDir: resolve(dataDir, "s3"),
+      port: Number(env.EMBEDDED_S3_PORT ?? 54330),
+      bucket: env.S3_BUCKET ?? "client-portals",
+    });
     stops.push(s3.stop);
     Object.assign(env, s3Env(s3));
     log(`embedded S3 at ${s3.endpoint}, data in .data/s3`);

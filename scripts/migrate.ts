@@ -8,9 +8,7 @@ import { applyMigrations } from "./lib/schema-engine.ts";
 async function main(): Promise<number> {
   const databaseUrl = process.env["DATABASE_URL"];
   if (!databaseUrl) {
-    console.error(
-      "db:migrate: DATABASE_URL is not set. Example: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/portals npm run db:migrate",
-    );
+    console.error("db:migrate: DATABASE_URL is not set. Example: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/portals npm run db:migrate");
     return 1;
   }
 
@@ -34,8 +32,7 @@ main().then(
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    const code =
-      typeof error === "object" && error !== null && "code" in error ? ` [${String(error.code)}]` : "";
+    const code = typeof error === "object" && error !== null && "code" in error ? ` [${String(error.code)}]` : "";
     console.error(`db:migrate failed${code}: ${message}`);
     process.exitCode = 1;
   },

@@ -34,9 +34,7 @@ function parseName(args: string[]): string {
     throw new UsageError("Usage: npm run db:migration -- <name>   (e.g. add_invoice_due_date)");
   }
   if (!NAME_PATTERN.test(name) || name.length > MAX_NAME_LENGTH) {
-    throw new UsageError(
-      `Invalid migration name "${name}": use lowercase letters, digits and underscores (at most ${MAX_NAME_LENGTH}).`,
-    );
+    throw new UsageError(`Invalid migration name "${name}": use lowercase letters, digits and underscores (at most ${MAX_NAME_LENGTH}).`);
   }
   return name;
 }
@@ -73,9 +71,7 @@ async function main(): Promise<void> {
 
   const script = await diffSchemas(fromSchema, schema);
   if (script === "") {
-    console.log(
-      `No changes: prisma/schema.prisma matches ${previous ?? "an empty database"}. Nothing written.`,
-    );
+    console.log(`No changes: prisma/schema.prisma matches ${previous ?? "an empty database"}. Nothing written.`);
     return;
   }
 

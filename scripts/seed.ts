@@ -38,9 +38,7 @@ export async function seedDemo(): Promise<SeedResult> {
   const passwordHash = await hashPassword(DEMO.password);
   const org = await db.organization.create({ data: { name: DEMO.orgName, plan: "enterprise", apiEnabled: true } });
   const [admin, member, guest] = await Promise.all(
-    [DEMO.admin, DEMO.member, DEMO.guest].map((u) =>
-      db.user.create({ data: { email: u.email, name: u.name, passwordHash, emailVerified: new Date() } }),
-    ),
+    [DEMO.admin, DEMO.member, DEMO.guest].map((u) => db.user.create({ data: { email: u.email, name: u.name, passwordHash, emailVerified: new Date() } })),
   );
   if (!admin || !member || !guest) throw new Error("Demo users were not created");
   await db.membership.createMany({
@@ -51,9 +49,7 @@ export async function seedDemo(): Promise<SeedResult> {
   });
 
   const states = await Promise.all(
-    ["Onboarding", "Waiting on client", "In review", "Complete"].map((name, position) =>
-      db.workflowState.create({ data: { orgId: org.id, name, position } }),
-    ),
+    ["Onboarding", "Waiting on client", "In review", "Complete"].map((name, position) => db.workflowState.create({ data: { orgId: org.id, name, position } })),
   );
 
   const portals = [
@@ -98,7 +94,14 @@ export async function seedDemo(): Promise<SeedResult> {
 
     if (index === 0) {
       await db.portalGuest.create({
-        data: { orgId: org.id, portalId: portal.id, userId: guest.id, permissions: org.defaultGuestPermissions ?? {}, invitedById: admin.id, acceptedAt: new Date() },
+        data: {
+          orgId: org.id,
+          portalId: portal.id,
+          userId: guest.id,
+          permissions: org.defaultGuestPermissions ?? {},
+          invitedById: admin.id,
+          acceptedAt: new Date(),
+        },
       });
     }
     const due = new Date(Date.now() + (10 + index) * 24 * 60 * 60 * 1000);

@@ -180,9 +180,7 @@ function countVitest(file: string, exitCode: number): Counts {
   if (!report) return { passed: 0, failed: exitCode === 0 ? 0 : 1 };
   // A file that fails outside any test (import error, failing hook) has no failed test to count:
   // it counts as one failure itself.
-  const brokenFiles = report.testResults.filter(
-    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
-  ).length;
+  const brokenFiles = report.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
   const failed = report.numFailedTests + brokenFiles;
   // Vitest can fail with every test passing (e.g. an unhandled error); don't report that as clean.
   return { passed: report.numPassedTests, failed: exitCode !== 0 && failed === 0 ? 1 : failed };

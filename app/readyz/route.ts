@@ -11,7 +11,9 @@ export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
   const { ready, checks } = await checkReadiness({ jobsUrl: inngestSettings(env()).baseUrl ?? INNGEST_CLOUD_EVENT_API });
-  const failed = Object.entries(checks).filter(([, r]) => !r.ok).map(([name]) => name);
+  const failed = Object.entries(checks)
+    .filter(([, r]) => !r.ok)
+    .map(([name]) => name);
   const body = ready ? { status: "ready", checks } : { status: "unavailable", failed, checks };
   return Response.json(body, { status: ready ? 200 : 503, headers: { "Cache-Control": "no-store", ...(ready ? {} : { "Retry-After": "5" }) } });
 }

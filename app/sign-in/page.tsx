@@ -30,14 +30,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Input label="Email" id="email" name="email" type="email" autoComplete="email" required />
           <Input label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
-          <Button type="submit" className="w-full">Sign in</Button>
+          <Button type="submit" className="w-full">
+            Sign in
+          </Button>
         </form>
       </Card>
       <Card title="Or get a sign-in link by email">
         <form action={signInWithMagicLink} className="space-y-4">
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Input label="Email for a sign-in link" id="magic-email" name="email" type="email" autoComplete="email" required />
-          <Button type="submit" variant="secondary" className="w-full">Email me a link</Button>
+          <Button type="submit" variant="secondary" className="w-full">
+            Email me a link
+          </Button>
         </form>
       </Card>
     </main>

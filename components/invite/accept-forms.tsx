@@ -30,9 +30,29 @@ export function CreateAccountForm({
       {state.error ? <Alert>{state.error}</Alert> : null}
       <p>Create your account for {email} to open the portal.</p>
       <Input label="Your name" id="name" name="name" autoComplete="name" defaultValue={state.values?.name ?? defaultName} required error={errors.name} />
-      <Input label="Password" id="password" name="password" type="password" autoComplete="new-password" minLength={minPasswordLength} required error={errors.password} />
-      <Input label="Repeat the password" id="confirm" name="confirm" type="password" autoComplete="new-password" minLength={minPasswordLength} required error={errors.confirm} />
-      <Button type="submit" className="w-full" disabled={pending}>Create account and open the portal</Button>
+      <Input
+        label="Password"
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={minPasswordLength}
+        required
+        error={errors.password}
+      />
+      <Input
+        label="Repeat the password"
+        id="confirm"
+        name="confirm"
+        type="password"
+        autoComplete="new-password"
+        minLength={minPasswordLength}
+        required
+        error={errors.confirm}
+      />
+      <Button type="submit" className="w-full" disabled={pending}>
+        Create account and open the portal
+      </Button>
     </form>
   );
 }
@@ -45,7 +65,9 @@ export function AcceptForm({ action, token, email }: { action: FormAction<Invite
       <input type="hidden" name="token" value={token} />
       {state.error ? <Alert>{state.error}</Alert> : null}
       <p>You are signed in as {email}.</p>
-      <Button type="submit" className="w-full" disabled={pending}>Accept and open the portal</Button>
+      <Button type="submit" className="w-full" disabled={pending}>
+        Accept and open the portal
+      </Button>
     </form>
   );
 }

@@ -9,7 +9,11 @@ import { Button } from "@/components/ui/button";
 
 function SubmitButton({ children, variant }: { children: string; variant: "secondary" | "danger" }) {
   const { pending } = useFormStatus();
-  return <Button type="submit" variant={variant} disabled={pending}>{children}</Button>;
+  return (
+    <Button type="submit" variant={variant} disabled={pending}>
+      {children}
+    </Button>
+  );
 }
 
 /**
@@ -41,14 +45,20 @@ function ConfirmedAction({
     setConfirming(false);
   }
   if (!confirming) {
-    return <Button type="button" variant="secondary" onClick={() => setConfirming(true)}>{label}</Button>;
+    return (
+      <Button type="button" variant="secondary" onClick={() => setConfirming(true)}>
+        {label}
+      </Button>
+    );
   }
   return (
     <form action={action} className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
       <input type="hidden" name="id" value={id} />
       <span className="text-sm text-slate-700">{warning}</span>
       <SubmitButton variant={variant}>{confirmLabel}</SubmitButton>
-      <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>Cancel</Button>
+      <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
     </form>
   );
 }

@@ -42,19 +42,47 @@ export function ClientList({
           <h3 className="font-semibold">{c.name}</h3>
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_1fr]">
             <dt className="text-slate-600">Client ID</dt>
-            <dd><code className="break-all">{c.clientId}</code></dd>
+            <dd>
+              <code className="break-all">{c.clientId}</code>
+            </dd>
             <dt className="text-slate-600">Client secret</dt>
-            <dd><code data-testid="secret-hint">••••{c.secretHint}</code>{c.secretRotatedAt ? <span className="text-slate-500"> (rotated <When date={c.secretRotatedAt} />)</span> : null}</dd>
+            <dd>
+              <code data-testid="secret-hint">••••{c.secretHint}</code>
+              {c.secretRotatedAt ? (
+                <span className="text-slate-500">
+                  {" "}
+                  (rotated <When date={c.secretRotatedAt} />)
+                </span>
+              ) : null}
+            </dd>
             <dt className="text-slate-600">Redirect URIs</dt>
             <dd>
-              <ul>{c.redirectUris.map((u) => <li key={u}><code className="break-all">{u}</code></li>)}</ul>
+              <ul>
+                {c.redirectUris.map((u) => (
+                  <li key={u}>
+                    <code className="break-all">{u}</code>
+                  </li>
+                ))}
+              </ul>
             </dd>
             <dt className="text-slate-600">Allowed scopes</dt>
-            <dd><code>{c.allowedScopes.join(" ")}</code></dd>
+            <dd>
+              <code>{c.allowedScopes.join(" ")}</code>
+            </dd>
             <dt className="text-slate-600">Publisher</dt>
-            <dd data-testid="client-publisher">{c.publisherName ?? "—"}{c.websiteUrl ? <> · <code className="break-all">{c.websiteUrl}</code></> : null}</dd>
+            <dd data-testid="client-publisher">
+              {c.publisherName ?? "—"}
+              {c.websiteUrl ? (
+                <>
+                  {" "}
+                  · <code className="break-all">{c.websiteUrl}</code>
+                </>
+              ) : null}
+            </dd>
             <dt className="text-slate-600">Created</dt>
-            <dd><When date={c.createdAt} /></dd>
+            <dd>
+              <When date={c.createdAt} />
+            </dd>
           </dl>
           <ClientProfileForm
             id={c.id}

@@ -21,8 +21,14 @@ export function ClientProfileForm({ id, name, initial, action }: { id: string; n
   if (!open) {
     return (
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="button" variant="secondary" onClick={() => setOpen(true)} aria-label={`Edit app details of ${name}`}>Edit app details</Button>
-        {state.saved ? <span role="status" className="text-sm text-emerald-700">App details saved.</span> : null}
+        <Button type="button" variant="secondary" onClick={() => setOpen(true)} aria-label={`Edit app details of ${name}`}>
+          Edit app details
+        </Button>
+        {state.saved ? (
+          <span role="status" className="text-sm text-emerald-700">
+            App details saved.
+          </span>
+        ) : null}
       </div>
     );
   }
@@ -32,13 +38,37 @@ export function ClientProfileForm({ id, name, initial, action }: { id: string; n
       <p className="text-sm text-slate-600">Shown to people deciding on the consent screen. All optional; https only.</p>
       {state.error ? <Alert>{state.error}</Alert> : null}
       <Input label="Publisher" id={`${id}-publisher`} name="publisherName" maxLength={100} defaultValue={values.publisherName} error={errors.publisherName} />
-      <Input label="Website" id={`${id}-website`} name="websiteUrl" type="url" placeholder="https://example.com" defaultValue={values.websiteUrl} error={errors.websiteUrl} />
-      <Input label="Logo URL" id={`${id}-logo`} name="logoUrl" type="url" placeholder="https://example.com/logo.png" defaultValue={values.logoUrl} error={errors.logoUrl} />
+      <Input
+        label="Website"
+        id={`${id}-website`}
+        name="websiteUrl"
+        type="url"
+        placeholder="https://example.com"
+        defaultValue={values.websiteUrl}
+        error={errors.websiteUrl}
+      />
+      <Input
+        label="Logo URL"
+        id={`${id}-logo`}
+        name="logoUrl"
+        type="url"
+        placeholder="https://example.com/logo.png"
+        defaultValue={values.logoUrl}
+        error={errors.logoUrl}
+      />
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save details"}</Button>
-        <Button type="button" variant="ghost" onClick={() => setOpen(false)}>Close</Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : "Save details"}
+        </Button>
+        <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+          Close
+        </Button>
       </div>
-      {state.saved ? <span role="status" className="text-sm text-emerald-700">App details saved.</span> : null}
+      {state.saved ? (
+        <span role="status" className="text-sm text-emerald-700">
+          App details saved.
+        </span>
+      ) : null}
     </form>
   );
 }

@@ -14,7 +14,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   };
   return (
     <span className="inline-flex items-center gap-2">
-      <Button type="button" variant="secondary" onClick={copy} aria-label={label}>Copy</Button>
+      <Button type="button" variant="secondary" onClick={copy} aria-label={label}>
+        Copy
+      </Button>
       <span role="status" className="text-xs text-slate-600">
         {status === "copied" ? "Copied" : status === "failed" ? "Copy failed: select the text and copy it" : ""}
       </span>

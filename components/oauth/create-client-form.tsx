@@ -48,8 +48,17 @@ export function CreateClientForm({ action }: { action: FormAction<CreateClientSt
             One per line, at most 10. https, or http on localhost for development. Must match exactly what the app sends.
           </span>
         </label>
-        <ScopeCheckboxes legend="Allowed scopes" name="allowed_scope" scopes={ALL_SCOPES} checked={values?.scopes ?? []} idPrefix="create" error={state.fieldErrors?.allowed_scope} />
-        <Button type="submit" disabled={pending}>{pending ? "Creating…" : "Create client"}</Button>
+        <ScopeCheckboxes
+          legend="Allowed scopes"
+          name="allowed_scope"
+          scopes={ALL_SCOPES}
+          checked={values?.scopes ?? []}
+          idPrefix="create"
+          error={state.fieldErrors?.allowed_scope}
+        />
+        <Button type="submit" disabled={pending}>
+          {pending ? "Creating…" : "Create client"}
+        </Button>
       </form>
     </div>
   );

@@ -10,10 +10,10 @@ export function OAuthError({ message }: { message: string }) {
       <Card title="Authorization failed">
         <div className="space-y-4">
           <Alert>{message}</Alert>
-          <p className="text-sm text-slate-600">
-            You have not been sent back to the application. Close this page, or return to it and try again.
-          </p>
-          <Link className="inline-block text-sm text-brand underline" href="/">Go to Client Portals</Link>
+          <p className="text-sm text-slate-600">You have not been sent back to the application. Close this page, or return to it and try again.</p>
+          <Link className="inline-block text-sm text-brand underline" href="/">
+            Go to Client Portals
+          </Link>
         </div>
       </Card>
     </main>

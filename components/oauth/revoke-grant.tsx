@@ -10,8 +10,14 @@ export function RevokeGrant({ grantId, appName, action }: { grantId: string; app
   return (
     <form action={formAction} className="flex items-center gap-3">
       <input type="hidden" name="id" value={grantId} />
-      {state.error ? <span role="alert" className="text-sm text-red-700">{state.error}</span> : null}
-      <Button type="submit" variant="secondary" disabled={pending} aria-label={`Revoke ${appName}`}>Revoke</Button>
+      {state.error ? (
+        <span role="alert" className="text-sm text-red-700">
+          {state.error}
+        </span>
+      ) : null}
+      <Button type="submit" variant="secondary" disabled={pending} aria-label={`Revoke ${appName}`}>
+        Revoke
+      </Button>
     </form>
   );
 }

@@ -43,13 +43,21 @@ export function ScopeCheckboxes({
             />
             {lead === "meaning" ? (
               <div className="text-sm">
-                <label htmlFor={id} className="font-medium text-slate-800">{SCOPES[scope]}</label>
-                <p id={`${id}-meaning`} className="font-mono text-xs text-slate-500">{scope}</p>
+                <label htmlFor={id} className="font-medium text-slate-800">
+                  {SCOPES[scope]}
+                </label>
+                <p id={`${id}-meaning`} className="font-mono text-xs text-slate-500">
+                  {scope}
+                </p>
               </div>
             ) : (
               <div className="text-sm">
-                <label htmlFor={id} className="font-mono font-medium text-slate-800">{scope}</label>
-                <p id={`${id}-meaning`} className="text-slate-600">{SCOPES[scope]}</p>
+                <label htmlFor={id} className="font-mono font-medium text-slate-800">
+                  {scope}
+                </label>
+                <p id={`${id}-meaning`} className="text-slate-600">
+                  {SCOPES[scope]}
+                </p>
               </div>
             )}
           </div>

@@ -23,11 +23,15 @@ export function SecretReveal({ clientId, secret, title, onDone }: { clientId?: s
       className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 outline-none focus-visible:ring-2 focus-visible:ring-amber-500"
       data-testid="secret-reveal"
     >
-      <p className="font-medium" id={`reveal-${secret.slice(-8)}`}>{title}</p>
+      <p className="font-medium" id={`reveal-${secret.slice(-8)}`}>
+        {title}
+      </p>
       {clientId ? <CopyableValue label="Client ID" value={clientId} testId="new-client-id" /> : null}
       <CopyableValue label="Client secret" value={secret} testId="new-client-secret" />
       <Alert tone="info">Copy the secret now and keep it safe. It won&apos;t be shown again.</Alert>
-      <Button type="button" variant="secondary" onClick={onDone}>I have copied it</Button>
+      <Button type="button" variant="secondary" onClick={onDone}>
+        I have copied it
+      </Button>
     </div>
   );
 }
@@ -37,7 +41,9 @@ function CopyableValue({ label, value, testId }: { label: string; value: string;
     <div className="text-sm">
       <span className="block text-slate-600">{label}</span>
       <span className="flex flex-wrap items-center gap-2">
-        <code className="break-all rounded bg-white px-2 py-1" data-testid={testId}>{value}</code>
+        <code className="break-all rounded bg-white px-2 py-1" data-testid={testId}>
+          {value}
+        </code>
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
       </span>
     </div>

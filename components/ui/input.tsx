@@ -1,13 +1,7 @@
 import type { InputHTMLAttributes } from "react";
 import { FieldError } from "@/components/ui/field-error";
 
-export function Input({
-  label,
-  id,
-  error,
-  className = "",
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; error?: string }) {
+export function Input({ label, id, error, className = "", ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; error?: string }) {
   return (
     <label htmlFor={id} className="block text-sm">
       <span className="mb-1 block font-medium text-slate-700">{label}</span>

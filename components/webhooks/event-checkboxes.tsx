@@ -22,10 +22,22 @@ export function EventCheckboxes({ checked, idPrefix, error }: { checked: readonl
           const id = `${idPrefix}-${event.replace(/[._]/g, "-")}`;
           return (
             <div key={event} className="flex items-start gap-3">
-              <input id={id} type="checkbox" name="events" value={event} defaultChecked={checked.includes(event)} aria-describedby={`${id}-meaning`} className="mt-1 h-4 w-4 rounded border-slate-300" />
+              <input
+                id={id}
+                type="checkbox"
+                name="events"
+                value={event}
+                defaultChecked={checked.includes(event)}
+                aria-describedby={`${id}-meaning`}
+                className="mt-1 h-4 w-4 rounded border-slate-300"
+              />
               <div className="text-sm">
-                <label htmlFor={id} className="font-mono font-medium text-slate-800">{event}</label>
-                <p id={`${id}-meaning`} className="text-slate-600">{MEANING[event]}</p>
+                <label htmlFor={id} className="font-mono font-medium text-slate-800">
+                  {event}
+                </label>
+                <p id={`${id}-meaning`} className="text-slate-600">
+                  {MEANING[event]}
+                </p>
               </div>
             </div>
           );

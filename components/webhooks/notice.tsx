@@ -5,7 +5,9 @@ export function WebhooksNotice({ children }: { children: string }) {
   return (
     <div>
       <h1 className="mb-6 text-2xl font-semibold">Webhooks</h1>
-      <Card><p className="text-slate-700">{children}</p></Card>
+      <Card>
+        <p className="text-slate-700">{children}</p>
+      </Card>
     </div>
   );
 }

@@ -9,7 +9,11 @@ import { Button } from "@/components/ui/button";
 
 function Submit({ children, pendingLabel, variant = "secondary" }: { children: string; pendingLabel: string; variant?: "secondary" | "danger" }) {
   const { pending } = useFormStatus();
-  return <Button type="submit" variant={variant} disabled={pending}>{pending ? pendingLabel : children}</Button>;
+  return (
+    <Button type="submit" variant={variant} disabled={pending}>
+      {pending ? pendingLabel : children}
+    </Button>
+  );
 }
 
 export function TestResult({ test }: { test: NonNullable<WebhookActionState["test"]> }) {
@@ -57,16 +61,24 @@ export function WebhookActions({
             <input type="hidden" name="id" value={webhookId} />
             <Submit pendingLabel="Sending…">Send test</Submit>
           </form>
-          <Button type="button" variant="secondary" onClick={() => setMode("editing")}>Edit</Button>
+          <Button type="button" variant="secondary" onClick={() => setMode("editing")}>
+            Edit
+          </Button>
           {mode === "confirm-delete" ? (
             <form action={removeAction} className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
               <input type="hidden" name="id" value={webhookId} />
               <span className="text-sm text-slate-700">Delete the webhook for {url}? Pending deliveries stop and its secret stops working.</span>
-              <Submit variant="danger" pendingLabel="Deleting…">Delete webhook</Submit>
-              <Button type="button" variant="ghost" onClick={close}>Cancel</Button>
+              <Submit variant="danger" pendingLabel="Deleting…">
+                Delete webhook
+              </Submit>
+              <Button type="button" variant="ghost" onClick={close}>
+                Cancel
+              </Button>
             </form>
           ) : (
-            <Button type="button" variant="secondary" onClick={() => setMode("confirm-delete")}>Delete</Button>
+            <Button type="button" variant="secondary" onClick={() => setMode("confirm-delete")}>
+              Delete
+            </Button>
           )}
         </div>
       )}
@@ -81,8 +93,16 @@ export function RedeliverButton({ webhookId, deliveryId, action }: { webhookId: 
     <form action={formAction} className="flex items-center gap-3">
       <input type="hidden" name="webhook_id" value={webhookId} />
       <input type="hidden" name="delivery_id" value={deliveryId} />
-      {state.error ? <span role="alert" className="text-sm text-red-700">{state.error}</span> : null}
-      {state.done ? <span role="status" className="text-sm text-emerald-700">Redelivery started</span> : null}
+      {state.error ? (
+        <span role="alert" className="text-sm text-red-700">
+          {state.error}
+        </span>
+      ) : null}
+      {state.done ? (
+        <span role="status" className="text-sm text-emerald-700">
+          Redelivery started
+        </span>
+      ) : null}
       <Submit pendingLabel="Starting…">Redeliver</Submit>
     </form>
   );

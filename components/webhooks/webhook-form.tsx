@@ -36,7 +36,17 @@ export function WebhookForm({
       {webhookId ? <input type="hidden" name="id" value={webhookId} /> : null}
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.saved && !webhookId ? <Alert tone="success">Webhook created. Its signing secret is in the list below.</Alert> : null}
-      <Input label="Endpoint URL" id={`${idPrefix}-url`} name="url" type="url" required maxLength={2000} placeholder="https://example.com/webhooks/client-portals" defaultValue={values.url} error={state.fieldErrors?.url} />
+      <Input
+        label="Endpoint URL"
+        id={`${idPrefix}-url`}
+        name="url"
+        type="url"
+        required
+        maxLength={2000}
+        placeholder="https://example.com/webhooks/client-portals"
+        defaultValue={values.url}
+        error={state.fieldErrors?.url}
+      />
       <EventCheckboxes checked={values.events} idPrefix={idPrefix} error={state.fieldErrors?.events} />
       {webhookId ? (
         <label className="flex items-center gap-2 text-sm">
@@ -46,8 +56,14 @@ export function WebhookForm({
         </label>
       ) : null}
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>{pending ? "Saving…" : submitLabel}</Button>
-        {onCancel ? <Button type="button" variant="ghost" onClick={onCancel}>Cancel</Button> : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : submitLabel}
+        </Button>
+        {onCancel ? (
+          <Button type="button" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
       </div>
     </form>
   );

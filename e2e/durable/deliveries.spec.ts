@@ -58,14 +58,23 @@ async function createPortal(request: APIRequestContext, name: string) {
 }
 
 async function webhook(request: APIRequestContext, id: string) {
-  const list = (await (await request.get("/api/v1/webhooks", { headers })).json()) as Array<{ webhook_id: string; success_count: number; failure_count: number }>;
+  const list = (await (await request.get("/api/v1/webhooks", { headers })).json()) as Array<{
+    webhook_id: string;
+    success_count: number;
+    failure_count: number;
+  }>;
   return list.find((w) => w.webhook_id === id)!;
 }
 
 async function deliveries(request: APIRequestContext, webhookId: string) {
   const res = await request.get(`/api/v1/webhooks/${webhookId}/deliveries`, { headers });
   expect(res.status()).toBe(200);
-  return (await res.json()) as Array<{ delivery_id: string; event_id: string; status: string; attempts: Array<{ number: number; status_code: number | null }> }>;
+  return (await res.json()) as Array<{
+    delivery_id: string;
+    event_id: string;
+    status: string;
+    attempts: Array<{ number: number; status_code: number | null }>;
+  }>;
 }
 
 /** The webhook-delivery run of a delivery, once it has ended. */
@@ -81,10 +90,15 @@ test("every subscribable event reaches the receiver signed over its raw bytes, a
   const portal = await createPortal(request, `Durable ${tag}`);
   const states = (await (await request.get("/api/v1/workflow-states", { headers })).json()) as Array<{ id: string; name: string }>;
   const target = states[states.length - 1]!;
-  expect((await request.post(`/api/v1/portals/${portal.id}/workflow`, { headers, data: { workflowStateId: target.id, workflowStateName: target.name } })).status()).toBe(200);
+  expect(
+    (await request.post(`/api/v1/portals/${portal.id}/workflow`, { headers, data: { workflowStateId: target.id, workflowStateName: target.name } })).status(),
+  ).toBe(200);
 
   const bytes = Buffer.from(`durable ${tag}\n`);
-  const upload = await request.post(`/api/v1/portals/${portal.id}/files`, { headers, data: { filename: "notes.txt", contentType: "text/plain", size: bytes.length } });
+  const upload = await request.post(`/api/v1/portals/${portal.id}/files`, {
+    headers,
+    data: { filename: "notes.txt", contentType: "text/plain", size: bytes.length },
+  });
   expect(upload.status(), await upload.text()).toBe(200);
   const slot = (await upload.json()) as { file_id: string; upload_url: string; headers: Record<string, string> };
   expect((await request.put(slot.upload_url, { headers: slot.headers, data: bytes })).status()).toBe(200);
@@ -121,8 +135,19 @@ test("every subscribable event reaches the receiver signed over its raw bytes, a
     });
   }
   expect(bodyOf(byEvent["portal.created"]!)).toMatchObject({ tags: [], is_template: false, created_by: expect.any(String) });
-  expect(bodyOf(byEvent["portal.workflow_changed"]!)).toMatchObject({ workflow_state_id: target.id, workflow_state_name: target.name, previous_workflow_state_name: null });
-  expect(bodyOf(byEvent["file.uploaded"]!)).toMatchObject({ file_id: slot.file_id, name: "notes.txt", extension: "txt", size: bytes.length, content_type: "text/plain", uploaded_by_email: "admin@demo.test" });
+  expect(bodyOf(byEvent["portal.workflow_changed"]!)).toMatchObject({
+    workflow_state_id: target.id,
+    workflow_state_name: target.name,
+    previous_workflow_state_name: null,
+  });
+  expect(bodyOf(byEvent["file.uploaded"]!)).toMatchObject({
+    file_id: slot.file_id,
+    name: "notes.txt",
+    extension: "txt",
+    size: bytes.length,
+    content_type: "text/plain",
+    uploaded_by_email: "admin@demo.test",
+  });
   expect(bodyOf(byEvent["task.created"]!)).toMatchObject({ task_id: taskId, title: `Send the ledger ${tag}`, action_type: "General", status: "Open" });
   expect(bodyOf(byEvent["task.completed"]!)).toMatchObject({ task_id: taskId, status: "Done", attached_files: [] });
   expect(bodyOf(byEvent["guest.invited"]!)).toMatchObject({ guest_email: guestEmail, guest_name: "Dana Durable" });
@@ -131,7 +156,10 @@ test("every subscribable event reaches the receiver signed over its raw bytes, a
   const s = await state();
   for (const name of produced) {
     const eventId = bodyOf(byEvent[name]!).event_id;
-    expect(s.events.filter((e) => e.id === eventId && !e.duplicate), name).toHaveLength(1);
+    expect(
+      s.events.filter((e) => e.id === eventId && !e.duplicate),
+      name,
+    ).toHaveLength(1);
     expect(runsOf(s, "webhook-fan-out").find((run) => run.event.id === eventId)?.status, name).toBe("Completed");
   }
   for (const req of r.requests) {
@@ -255,7 +283,11 @@ test("a task due in 20 (time-scaled) days gets its five reminders, and none afte
   expect((await request.post(`/api/v1/tasks/${ids[1]}/complete`, { headers })).status()).toBe(200);
   const atCompletion = remindersOf(await state(), titles[1]!).length;
 
-  const five = await until("five reminders of the first task", (s) => (remindersOf(s, titles[0]!).length >= 5 ? remindersOf(s, titles[0]!) : undefined), 40_000);
+  const five = await until(
+    "five reminders of the first task",
+    (s) => (remindersOf(s, titles[0]!).length >= 5 ? remindersOf(s, titles[0]!) : undefined),
+    40_000,
+  );
   expect(five.map((m) => subjectOf(m.data))).toEqual([
     `Reminder: "${titles[0]}" is due in 14 days`,
     `Reminder: "${titles[0]}" is due in 7 days`,

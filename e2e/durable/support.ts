@@ -58,6 +58,9 @@ export function subjectOf(raw: string): string {
     .replace(/\?=\r\n[ \t]+=\?/g, "?==?")
     .replace(/\r\n[ \t]+/g, " ")
     .replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_, text: string) =>
-      Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8"),
+      Buffer.from(
+        text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        "latin1",
+      ).toString("utf8"),
     );
 }

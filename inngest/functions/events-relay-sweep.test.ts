@@ -25,7 +25,12 @@ describe("events-relay-sweep", () => {
         { id: "dispatch-0", handler: () => batch(100) },
         { id: "dispatch-1", handler: () => batch(100) },
         { id: "dispatch-2", handler: () => batch(7) },
-        { id: "dispatch-3", handler: () => { throw new Error("must not run"); } },
+        {
+          id: "dispatch-3",
+          handler: () => {
+            throw new Error("must not run");
+          },
+        },
       ],
     });
     const { result } = await t.execute();
@@ -37,7 +42,12 @@ describe("events-relay-sweep", () => {
       function: eventsRelaySweep,
       steps: [
         { id: "dispatch-0", handler: () => batch(0, 100) },
-        { id: "dispatch-1", handler: () => { throw new Error("must not run"); } },
+        {
+          id: "dispatch-1",
+          handler: () => {
+            throw new Error("must not run");
+          },
+        },
       ],
     });
     const { result } = await t.execute();

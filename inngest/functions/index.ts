@@ -11,4 +11,16 @@ import { webhookDeliveryFailed } from "@/inngest/functions/webhook-delivery-fail
 import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 
 /** Every function the app serves at /api/inngest. */
-export const functions = [eventsRelaySweep, apiBookkeepingPurge, webhookFanOut, webhookDelivery, webhookDeliveryFailed, webhookDeliveriesPurge, pendingUploadsCleanup, deletedFilesPurge, taskReminders, sendEmailFunction, notifyPortalUsers];
+export const functions = [
+  eventsRelaySweep,
+  apiBookkeepingPurge,
+  webhookFanOut,
+  webhookDelivery,
+  webhookDeliveryFailed,
+  webhookDeliveriesPurge,
+  pendingUploadsCleanup,
+  deletedFilesPurge,
+  taskReminders,
+  sendEmailFunction,
+  notifyPortalUsers,
+];

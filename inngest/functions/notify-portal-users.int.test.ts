@@ -69,10 +69,20 @@ describe("notify-portal-users", () => {
 
   it("tells members with task notifications on about a completed task, not the completer nor guests", async () => {
     const s = await setup();
-    const task = await db.task.create({ data: { orgId: s.org.id, portalId: s.portal.id, title: "Send bank statements", status: "Done", completedAt: new Date(), completedById: s.member.id } });
+    const task = await db.task.create({
+      data: { orgId: s.org.id, portalId: s.portal.id, title: "Send bank statements", status: "Done", completedAt: new Date(), completedById: s.member.id },
+    });
     const event = {
       name: "task.completed",
-      data: { event_id: crypto.randomUUID(), org_id: s.org.id, portal_id: s.portal.id, task_id: task.id, action_type: "General", status: "Done", attached_files: [] },
+      data: {
+        event_id: crypto.randomUUID(),
+        org_id: s.org.id,
+        portal_id: s.portal.id,
+        task_id: task.id,
+        action_type: "General",
+        status: "Done",
+        attached_files: [],
+      },
     };
     const { result } = await new InngestTestEngine({ function: notifyPortalUsers, events: [event] }).execute();
     expect(result).toEqual({ notified: 2 });

@@ -24,7 +24,17 @@ describe("pending-uploads-cleanup", () => {
       const storageKey = fileStorageKey(org.id, id);
       const createdAt = new Date(Date.now() - ageHours * HOUR);
       await db.fileEntry.create({
-        data: { id, orgId: org.id, portalId: portal.id, name: `${status}-${ageHours}.bin`, status, storageKey, createdAt, pendingExpiresAt: status === "pending" ? new Date(createdAt.getTime() + HOUR) : null, registeredAt: status === "registered" ? createdAt : null },
+        data: {
+          id,
+          orgId: org.id,
+          portalId: portal.id,
+          name: `${status}-${ageHours}.bin`,
+          status,
+          storageKey,
+          createdAt,
+          pendingExpiresAt: status === "pending" ? new Date(createdAt.getTime() + HOUR) : null,
+          registeredAt: status === "registered" ? createdAt : null,
+        },
       });
       if (withObject) await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: "bytes" }));
       return storageKey;

@@ -12,15 +12,12 @@ export const EMAIL_MAX_ATTEMPTS = EMAIL_RETRY_DELAYS.length + 1;
  * marks the message `failed`. The engine's own retries cover infrastructure faults (a database
  * error inside a step); an attempt after a recorded send is skipped.
  */
-export const sendEmailFunction = inngest.createFunction(
-  { id: "send-email", triggers: [emailQueued], retries: 3 },
-  async ({ event, step }) => {
-    const emailId = event.data.email_id;
-    for (let n = 1; n <= EMAIL_MAX_ATTEMPTS; n++) {
-      const outcome = await step.run(`attempt-${n}`, () => deliverEmail({ emailId, final: n === EMAIL_MAX_ATTEMPTS }));
-      if (outcome !== "retry") return { outcome, attempts: n };
-      await step.sleep(`sleep-${n}`, EMAIL_RETRY_DELAYS[n - 1]!);
-    }
-    return { outcome: "failed" as const, attempts: EMAIL_MAX_ATTEMPTS };
-  },
-);
+export const sendEmailFunction = inngest.createFunction({ id: "send-email", triggers: [emailQueued], retries: 3 }, async ({ event, step }) => {
+  const emailId = event.data.email_id;
+  for (let n = 1; n <= EMAIL_MAX_ATTEMPTS; n++) {
+    const outcome = await step.run(`attempt-${n}`, () => deliverEmail({ emailId, final: n === EMAIL_MAX_ATTEMPTS }));
+    if (outcome !== "retry") return { outcome, attempts: n };
+    await step.sleep(`sleep-${n}`, EMAIL_RETRY_DELAYS[n - 1]!);
+  }
+  return { outcome: "failed" as const, attempts: EMAIL_MAX_ATTEMPTS };
+});

@@ -49,8 +49,7 @@ function sleeps(ctx: { step: { sleepUntil: { mock: { calls: unknown[][] } } } })
   return ctx.step.sleepUntil.mock.calls.map((c) => [c[0], c[1]]);
 }
 
-const reminderLog = (taskId: string) =>
-  db.taskReminder.findMany({ where: { taskId }, orderBy: { scheduledFor: "asc" } });
+const reminderLog = (taskId: string) => db.taskReminder.findMany({ where: { taskId }, orderBy: { scheduledFor: "asc" } });
 
 describe("task-reminders", () => {
   it("is started and cancelled by the task's task.reminders_changed", () => {

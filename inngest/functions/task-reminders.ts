@@ -5,7 +5,6 @@ import { reminderStopReason, sendTaskReminder } from "@/lib/tasks/send-reminder"
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-
 /**
  * A task's reminder run (D18). Every change of a task's reminder schedule (created with
  * reminders, due date or send_reminder changed, completed, reopened, deleted) records

@@ -16,7 +16,9 @@ describe("webhook-deliveries-purge", () => {
 
   it("deletes deliveries finished more than 30 days ago with their attempts, and keeps the rest", async () => {
     const org = await createTestOrg();
-    const hook = { webhook_id: (await db.webhook.create({ data: { orgId: org.id, url: "https://hooks.test/", events: ["guest.invited"], secretEncrypted: "x" } })).id };
+    const hook = {
+      webhook_id: (await db.webhook.create({ data: { orgId: org.id, url: "https://hooks.test/", events: ["guest.invited"], secretEncrypted: "x" } })).id,
+    };
     const make = (createdAt: Date, completedAt: Date | null, status: "pending" | "succeeded" | "failed") =>
       db.webhookDelivery.create({ data: { webhookId: hook.webhook_id, eventType: "webhook.test", createdAt, completedAt, status } });
     const old = await make(ago(40), ago(31), "failed");

@@ -5,14 +5,7 @@ import { resetEnvForTests } from "@/lib/env";
 import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { createDeliveriesForEvent } from "@/lib/webhooks/fan-out";
-import {
-  addWebhook,
-  createWebhookContext,
-  deliveriesOf,
-  guestInvited,
-  recordTestEvent,
-  runDelivery,
-} from "@/inngest/functions/test-support/webhook-fixtures";
+import { addWebhook, createWebhookContext, deliveriesOf, guestInvited, recordTestEvent, runDelivery } from "@/inngest/functions/test-support/webhook-fixtures";
 import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
@@ -103,13 +96,20 @@ describe("webhook-delivery", () => {
       invited_by: null,
     });
     expect(Date.parse(body["timestamp"] as string)).toBeGreaterThanOrEqual(before - 5);
-    expect(Object.keys(body).slice(0, 8)).toEqual(["event", "event_id", "org_id", "portal_id", "portal_name", "external_system_ids", "timestamp", "occurred_at"]);
+    expect(Object.keys(body).slice(0, 8)).toEqual([
+      "event",
+      "event_id",
+      "org_id",
+      "portal_id",
+      "portal_name",
+      "external_system_ids",
+      "timestamp",
+      "occurred_at",
+    ]);
 
     const row = await deliveryRow(request.delivery_id);
     expect(row).toMatchObject({ status: "succeeded", attemptCount: 1, completedAt: expect.any(Date) });
-    expect(row?.attempts).toEqual([
-      expect.objectContaining({ number: 1, success: true, statusCode: 200, error: null, responseBody: "answered 200" }),
-    ]);
+    expect(row?.attempts).toEqual([expect.objectContaining({ number: 1, success: true, statusCode: 200, error: null, responseBody: "answered 200" })]);
     expect(row?.attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(await counters(webhook.webhook_id)).toEqual({ success: 1, failure: 0 });
   });
@@ -130,7 +130,10 @@ describe("webhook-delivery", () => {
     expect(r.requests).toHaveLength(3);
     expect(new Set(r.requests.map((q) => q.headers["x-webhook-delivery-id"]))).toEqual(new Set([request.delivery_id]));
     for (const q of r.requests) expect(verifySignature(webhook.secret, q)).toBe(true);
-    expect(sleepCalls(ctx)).toEqual([["sleep-1", "30s"], ["sleep-2", "120s"]]);
+    expect(sleepCalls(ctx)).toEqual([
+      ["sleep-1", "30s"],
+      ["sleep-2", "120s"],
+    ]);
 
     const row = await deliveryRow(request.delivery_id);
     expect(row?.status).toBe("succeeded");
@@ -152,7 +155,11 @@ describe("webhook-delivery", () => {
     expect(result).toEqual({ outcome: "failed", attempt: 4, statusCode: 500, error: "HTTP 500" });
     expect(r.requests).toHaveLength(4);
     expect(new Set(r.requests.map((q) => q.headers["x-webhook-delivery-id"])).size).toBe(1);
-    expect(sleepCalls(ctx)).toEqual([["sleep-1", "30s"], ["sleep-2", "120s"], ["sleep-3", "480s"]]);
+    expect(sleepCalls(ctx)).toEqual([
+      ["sleep-1", "30s"],
+      ["sleep-2", "120s"],
+      ["sleep-3", "480s"],
+    ]);
     const row = await deliveryRow(request.delivery_id);
     expect(row).toMatchObject({ status: "failed", attemptCount: 4 });
     expect(row?.attempts.map((a) => a.number)).toEqual([1, 2, 3, 4]);

@@ -21,9 +21,7 @@ export const webhookDelivery = inngest.createFunction(
   async ({ event, step }) => {
     const { delivery_id: deliveryId, first_attempt: first } = event.data;
     for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-      const result = await step.run(`attempt-${n}`, () =>
-        attemptDelivery({ deliveryId, number: first + n - 1, last: n === MAX_ATTEMPTS }),
-      );
+      const result = await step.run(`attempt-${n}`, () => attemptDelivery({ deliveryId, number: first + n - 1, last: n === MAX_ATTEMPTS }));
       if (result.outcome !== "retry") return result;
       await step.sleep(`sleep-${n}`, `${retryDelaySeconds(n)}s`);
     }

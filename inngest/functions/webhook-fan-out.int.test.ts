@@ -57,14 +57,20 @@ describe("webhook-fan-out", () => {
   it("is triggered by each of the seven subscribable events", () => {
     const config = webhookFanOut["getConfig"]({ baseUrl: new URL("https://app.test/api/inngest"), appPrefix: "client-portals" });
     expect(config[0]?.triggers).toEqual(
-      ["portal.created", "portal.workflow_changed", "file.uploaded", "file.signed", "task.created", "task.completed", "guest.invited"].map((event) => ({ event })),
+      ["portal.created", "portal.workflow_changed", "file.uploaded", "file.signed", "task.created", "task.completed", "guest.invited"].map((event) => ({
+        event,
+      })),
     );
   });
 
   it("makes one delivery per enabled subscribed webhook; each receiver verifies with its own secret", async () => {
     const ctx = await createWebhookContext();
     const [a, b, c, off, other] = await Promise.all([receiver(), receiver(), receiver(), receiver(), receiver()]);
-    const hooks = [await addWebhook(ctx, a.url, ["guest.invited"]), await addWebhook(ctx, b.url), await addWebhook(ctx, c.url, ["task.created", "guest.invited"])];
+    const hooks = [
+      await addWebhook(ctx, a.url, ["guest.invited"]),
+      await addWebhook(ctx, b.url),
+      await addWebhook(ctx, c.url, ["task.created", "guest.invited"]),
+    ];
     const disabled = await addWebhook(ctx, off.url, ["guest.invited"]);
     await updateWebhook({ viewer: ctx.viewer, webhookId: disabled.webhook_id, enabled: false });
     const unsubscribed = await addWebhook(ctx, other.url, ["task.created"]);
@@ -100,7 +106,13 @@ describe("webhook-fan-out", () => {
     const ctx = await createWebhookContext();
     const r = await receiver();
     const hook = await addWebhook(ctx, r.url);
-    const event = await recordTestEvent(ctx, "task.created", { task_id: randomUUID(), title: "Send the W-2", action_type: "General", due_date: null, status: "Open" });
+    const event = await recordTestEvent(ctx, "task.created", {
+      task_id: randomUUID(),
+      title: "Send the W-2",
+      action_type: "General",
+      due_date: null,
+      status: "Open",
+    });
 
     const first = await runFanOut(relayedEvent(event));
     const second = await runFanOut(relayedEvent(event));
@@ -134,7 +146,11 @@ describe("webhook-fan-out", () => {
     expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 0, failed: 0 });
     expect(inngestApi.events.some((e) => e.id === rolledBackId)).toBe(false);
     // Even handed an event of that id, the fan-out finds nothing committed to deliver.
-    const { result } = await runFanOut({ id: rolledBackId, name: "guest.invited", data: { event_id: rolledBackId, org_id: ctx.org.id, portal_id: ctx.portal.id, ...guestInvited() } });
+    const { result } = await runFanOut({
+      id: rolledBackId,
+      name: "guest.invited",
+      data: { event_id: rolledBackId, org_id: ctx.org.id, portal_id: ctx.portal.id, ...guestInvited() },
+    });
     expect(result).toEqual({ deliveries: [] });
     expect(await db.webhookDelivery.count({ where: { webhookId: hook.webhook_id } })).toBe(0);
     expect(deliveryRequestsSent([hook.webhook_id])).toEqual([]);

@@ -23,9 +23,7 @@ export const webhookFanOut = inngest.createFunction(
     retries: 5,
   },
   async ({ event, step }) => {
-    const deliveries = await step.run("create-deliveries", () =>
-      createDeliveriesForEvent({ orgId: event.data.org_id, eventId: event.data.event_id }),
-    );
+    const deliveries = await step.run("create-deliveries", () => createDeliveriesForEvent({ orgId: event.data.org_id, eventId: event.data.event_id }));
     if (deliveries.length > 0) {
       await step.sendEvent(
         "start-deliveries",

@@ -101,9 +101,7 @@ describe("dispatchPendingEvents", () => {
   it("keeps events pending while Inngest is down and hands them over once it is back", async () => {
     const { orgId, portalId } = await createOrg();
     const data = fileUploaded();
-    const { id } = await db.$transaction((tx) =>
-      recordEvent(tx, { orgId, portalId, type: "file.uploaded", data }),
-    );
+    const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data }));
 
     await receiver.pause();
     expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 1 });
@@ -139,9 +137,7 @@ describe("dispatchPendingEvents", () => {
       ts: row.occurredAt.getTime(),
       data: { event_id: id, org_id: orgId, portal_id: portalId, ...data },
     });
-    expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(
-      ["event_id", "org_id", "portal_id", ...Object.keys(data)].sort(),
-    );
+    expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(["event_id", "org_id", "portal_id", ...Object.keys(data)].sort());
     expect(receiver.keys.at(-1)).toBe(EVENT_KEY);
   });
 
@@ -149,9 +145,7 @@ describe("dispatchPendingEvents", () => {
     const { orgId, portalId } = await createOrg();
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
-      const { id } = await db.$transaction((tx) =>
-        recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }),
-      );
+      const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
       ids.push(id);
     }
     // A slow event API keeps each relay's claim open long enough for the other to run beside it.
@@ -206,9 +200,7 @@ describe("dispatchPendingEvents", () => {
       attached_files: [{ file_id: fileId, name: "w2.pdf" }],
       file_id: fileId,
     };
-    const { id } = await db.$transaction((tx) =>
-      recordEvent(tx, { orgId, portalId, type: "task.completed", data }),
-    );
+    const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "task.completed", data }));
 
     await dispatchPendingEvents({ orgId });
 

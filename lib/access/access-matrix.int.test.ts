@@ -106,11 +106,19 @@ interface Row<T = unknown> {
   sees?: (result: unknown, w: World) => boolean;
 }
 
-const row = <T,>(r: Row<T>) => r as Row;
+const row = <T>(r: Row<T>) => r as Row;
 
 const guests = (o: Outcome) => ({ guest: o, guestNoView: o, guestNoUpload: o, guestNoDownload: o, guestNoDelete: o });
 /** Inside a portal, what guests with `view` may do. */
-const PORTAL_VIEW = { admin: "ok", member: "ok", ...guests("ok"), guestNoView: "forbidden", guestElsewhere: "not_found", otherOrg: "not_found", system: "ok" } as const;
+const PORTAL_VIEW = {
+  admin: "ok",
+  member: "ok",
+  ...guests("ok"),
+  guestNoView: "forbidden",
+  guestElsewhere: "not_found",
+  otherOrg: "not_found",
+  system: "ok",
+} as const;
 const PORTAL_UPLOAD = { ...PORTAL_VIEW, guestNoUpload: "forbidden" } as const;
 /** Inside a portal, members' work: guests of the portal see it but may not; others do not know it. */
 const PORTAL_MEMBERS = { admin: "ok", member: "ok", ...guests("forbidden"), guestElsewhere: "not_found", otherOrg: "not_found", system: "ok" } as const;
@@ -158,8 +166,20 @@ const ROWS: Row[] = [
     run: (viewer) => listPortals({ viewer }),
     sees: (r, w) => ids(r).includes(w.portalId),
   }),
-  row({ entry: "portals/get-portal:getPortal", scope: "portal:read", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getPortal({ viewer, portalId: w.portalId }) }),
-  row({ entry: "portals/create-portal:createPortal", scope: "portal:write", write: true, expect: ORG_MEMBERS, run: (viewer) => createPortal({ viewer, name: "New portal" }) }),
+  row({
+    entry: "portals/get-portal:getPortal",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getPortal({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "portals/create-portal:createPortal",
+    scope: "portal:write",
+    write: true,
+    expect: ORG_MEMBERS,
+    run: (viewer) => createPortal({ viewer, name: "New portal" }),
+  }),
   row({
     entry: "portals/update-portal:updatePortal",
     scope: "portal:write",
@@ -222,7 +242,13 @@ const ROWS: Row[] = [
     run: (viewer, w) => getFolderView({ viewer, portalId: w.portalId, folderId: "main" }),
     sees: (r, w) => (r as { items: { id: string }[] }).items.some((i) => i.id === w.fileId),
   }),
-  row({ entry: "files/folder-view:getFolderTree", scope: "file:list", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "files/folder-view:getFolderTree",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }),
+  }),
   row({
     entry: "files/file-url:getFileUrl",
     scope: null,
@@ -230,11 +256,21 @@ const ROWS: Row[] = [
     expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
     prepare: async (w) => {
       const id = randomUUID();
-      return (await db.fileEntry.create({ data: { id, orgId: w.orgId, portalId: w.portalId, name: "dl.pdf", storageKey: `orgs/${w.orgId}/files/${id}`, registeredAt: new Date() } })).id;
+      return (
+        await db.fileEntry.create({
+          data: { id, orgId: w.orgId, portalId: w.portalId, name: "dl.pdf", storageKey: `orgs/${w.orgId}/files/${id}`, registeredAt: new Date() },
+        })
+      ).id;
     },
     run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
   }),
-  row({ entry: "files/create-folder:createFolder", scope: null, write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }) }),
+  row({
+    entry: "files/create-folder:createFolder",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => createFolder({ viewer, portalId: w.portalId, name: "Folder" }),
+  }),
   row({
     entry: "files/rename-entry:renameEntry",
     scope: null,
@@ -271,7 +307,13 @@ const ROWS: Row[] = [
     },
     run: (viewer, w, fileId) => restoreEntry({ viewer, portalId: w.portalId, fileId }),
   }),
-  row({ entry: "files/recently-deleted:listRecentlyDeleted", scope: null, write: false, expect: PORTAL_MEMBERS, run: (viewer, w) => listRecentlyDeleted({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "files/recently-deleted:listRecentlyDeleted",
+    scope: null,
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listRecentlyDeleted({ viewer, portalId: w.portalId }),
+  }),
   // Tasks
   row({
     entry: "tasks/list-portal-tasks:listPortalTasks",
@@ -281,7 +323,13 @@ const ROWS: Row[] = [
     run: (viewer, w) => listPortalTasks({ viewer, portalId: w.portalId }),
     sees: (r, w) => ids(r).includes(w.taskId),
   }),
-  row({ entry: "tasks/create-task:createTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, run: (viewer, w) => createTask({ viewer, portalId: w.portalId, title: "Sign" }) }),
+  row({
+    entry: "tasks/create-task:createTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => createTask({ viewer, portalId: w.portalId, title: "Sign" }),
+  }),
   row({
     entry: "tasks/update-task:updateTask",
     scope: "task:write",
@@ -289,7 +337,14 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => updateTask({ viewer, taskId: w.taskId, title: randomUUID() }),
   }),
-  row({ entry: "tasks/complete-task:completeTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => completeTask({ viewer, taskId }) }),
+  row({
+    entry: "tasks/complete-task:completeTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshTask,
+    run: (viewer, _w, taskId) => completeTask({ viewer, taskId }),
+  }),
   row({
     entry: "tasks/complete-task:completeTaskByUpload",
     scope: "file:upload",
@@ -298,8 +353,21 @@ const ROWS: Row[] = [
     prepare: (w) => freshTask(w, { action_type: "File Request" }),
     run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
   }),
-  row({ entry: "tasks/delete-task:deleteTask", scope: "task:write", write: true, expect: PORTAL_MEMBERS, prepare: freshTask, run: (viewer, _w, taskId) => deleteTask({ viewer, taskId }) }),
-  row({ entry: "tasks/task-details:getTaskDetails", scope: "task:read", write: false, expect: PORTAL_VIEW, run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }) }),
+  row({
+    entry: "tasks/delete-task:deleteTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: freshTask,
+    run: (viewer, _w, taskId) => deleteTask({ viewer, taskId }),
+  }),
+  row({
+    entry: "tasks/task-details:getTaskDetails",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
   row({
     entry: "tasks/form-fields:setTaskFormFields",
     scope: "task:write",
@@ -360,13 +428,27 @@ const ROWS: Row[] = [
     run: (viewer) => listWorkflowStates({ viewer }),
     sees: (r, w) => ids(r).includes(w.workflowStateId),
   }),
-  row({ entry: "audit/list-audit:listPortalAudit", scope: null, write: false, expect: PORTAL_MEMBERS, run: (viewer, w) => listPortalAudit({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "audit/list-audit:listPortalAudit",
+    scope: null,
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listPortalAudit({ viewer, portalId: w.portalId }),
+  }),
   row({
     entry: "me/get-me:getMe",
     scope: null,
     write: false,
     // Only an OAuth client acting for a user has a /me; any token may ask.
-    expect: { admin: "forbidden", member: "forbidden", ...guests("forbidden"), guestElsewhere: "forbidden", otherOrg: "forbidden", system: "forbidden", clientWith: "ok" },
+    expect: {
+      admin: "forbidden",
+      member: "forbidden",
+      ...guests("forbidden"),
+      guestElsewhere: "forbidden",
+      otherOrg: "forbidden",
+      system: "forbidden",
+      clientWith: "ok",
+    },
     run: (viewer) => getMe({ viewer }),
   }),
   // Webhooks: admins only
@@ -400,7 +482,13 @@ const ROWS: Row[] = [
     prepare: async (w) => (await createWebhook({ viewer: w.system, url: `${w.receiverUrl}/gone`, events: ["task.created"] })).webhook_id,
     run: (viewer, _w, webhookId) => deleteWebhook({ viewer, webhookId }),
   }),
-  row({ entry: "webhooks/test-webhook:testWebhook", scope: "webhook:manage", write: true, expect: ADMIN_BY_ID, run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }) }),
+  row({
+    entry: "webhooks/test-webhook:testWebhook",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }),
+  }),
   row({
     entry: "webhooks/deliveries:listDeliveries",
     scope: "webhook:manage",
@@ -418,14 +506,24 @@ const ROWS: Row[] = [
     run: (viewer, w) => findDelivery({ viewer, webhookId: w.webhookId, deliveryId: w.deliveryId }),
     sees: (r) => r !== null,
   }),
-  row({ entry: "webhooks/deliveries:getWebhook", scope: "webhook:manage", write: false, expect: ADMIN_BY_ID, run: (viewer, w) => getWebhook({ viewer, webhookId: w.webhookId }) }),
+  row({
+    entry: "webhooks/deliveries:getWebhook",
+    scope: "webhook:manage",
+    write: false,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => getWebhook({ viewer, webhookId: w.webhookId }),
+  }),
   row({
     entry: "webhooks/redeliver:redeliverWebhookDelivery",
     scope: "webhook:manage",
     write: true,
     expect: ADMIN_BY_ID,
     prepare: async (w) =>
-      (await db.webhookDelivery.create({ data: { webhookId: w.webhookId, eventType: "task.created", status: "failed", attemptCount: 4, completedAt: new Date() } })).id,
+      (
+        await db.webhookDelivery.create({
+          data: { webhookId: w.webhookId, eventType: "task.created", status: "failed", attemptCount: 4, completedAt: new Date() },
+        })
+      ).id,
     run: (viewer, w, deliveryId) => redeliverWebhookDelivery({ viewer, webhookId: w.webhookId, deliveryId }),
   }),
   // OAuth clients: admins only, and never through the API
@@ -451,19 +549,31 @@ const ROWS: Row[] = [
     expect: ADMIN_BY_ID,
     run: (viewer, w) => updateClientProfile({ viewer, id: w.clientRecordId, publisherName: "Matrix Ltd", websiteUrl: "", logoUrl: "" }),
   }),
-  row({ entry: "oauth/clients/manage-client:rotateClientSecret", scope: null, write: true, expect: ADMIN_BY_ID, run: (viewer, w) => rotateClientSecret({ viewer, id: w.clientRecordId }) }),
+  row({
+    entry: "oauth/clients/manage-client:rotateClientSecret",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    run: (viewer, w) => rotateClientSecret({ viewer, id: w.clientRecordId }),
+  }),
   row({
     entry: "oauth/clients/manage-client:deleteOAuthClient",
     scope: null,
     write: true,
     expect: ADMIN_BY_ID,
-    prepare: async (w) => (await createOAuthClient({ viewer: w.system, name: "Old app", redirectUris: ["https://old.example/cb"], allowedScopes: ["portal:read"] })).client.id,
+    prepare: async (w) =>
+      (await createOAuthClient({ viewer: w.system, name: "Old app", redirectUris: ["https://old.example/cb"], allowedScopes: ["portal:read"] })).client.id,
     run: (viewer, _w, id) => deleteOAuthClient({ viewer, id }),
   }),
 ];
 
 /** Building blocks that take a viewer but are reached only through the entry points above. */
-const BUILDING_BLOCKS = ["portals/get-portal:loadPortal", "portals/get-portal:accessPortal", "portals/portal-record:loadPortalRecords", "tasks/task-changes:lockTaskFor"];
+const BUILDING_BLOCKS = [
+  "portals/get-portal:loadPortal",
+  "portals/get-portal:accessPortal",
+  "portals/portal-record:loadPortalRecords",
+  "tasks/task-changes:lockTaskFor",
+];
 
 let world: World;
 let viewers: Omit<Record<ViewerKey, Viewer>, "clientWith" | "clientWithout">;
@@ -504,11 +614,15 @@ beforeAll(async () => {
     await db.portalGuest.create({ data: { orgId: org.id, portalId, userId: user.id, permissions, acceptedAt: new Date() } });
     guestIds[key] = user.id;
   }
-  const file = await db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, name: "id.pdf", registeredAt: new Date(), uploadedById: guestIds.guest } });
+  const file = await db.fileEntry.create({
+    data: { orgId: org.id, portalId: portal.id, name: "id.pdf", registeredAt: new Date(), uploadedById: guestIds.guest },
+  });
   const { taskId } = await createTask({ viewer: system, portalId: portal.id, title: "Bank statements" });
   const { client } = await createTestClient({ orgId: org.id, actorUserId: admin.id });
   const webhook = await createWebhook({ viewer: system, url: `${receiver.url}/hook`, events: ["task.created"] });
-  const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.webhook_id, eventType: "task.created", status: "succeeded", attemptCount: 1, completedAt: new Date() } });
+  const delivery = await db.webhookDelivery.create({
+    data: { webhookId: webhook.webhook_id, eventType: "task.created", status: "succeeded", attemptCount: 1, completedAt: new Date() },
+  });
 
   const otherOrg = await createTestOrg();
   const otherAdmin = await createTestUser({ orgId: otherOrg.id, role: "admin" });
@@ -586,24 +700,28 @@ async function outcomeOf(r: Row, viewer: Viewer, target: unknown): Promise<Outco
 }
 
 describe("the access matrix: every domain entry point x every kind of viewer", () => {
-  it.each(ROWS.map((r) => [r.entry, r] as const))("%s", async (_entry, r) => {
-    const cases: [ViewerKey, Viewer, Outcome][] = Object.entries(viewers).map(([key, v]) => [key as ViewerKey, v, r.expect[key as keyof typeof r.expect]!]);
-    const otherScopes = r.scope ? ALL_SCOPES.filter((s) => s !== r.scope) : ALL_SCOPES;
-    cases.push(["clientWith", clientViewer(r.scope ? [r.scope] : ALL_SCOPES), r.expect.clientWith ?? (r.scope ? "ok" : "forbidden")]);
-    if (r.scope) cases.push(["clientWithout", clientViewer(otherScopes), r.expect.clientWithout ?? "insufficient_scope"]);
+  it.each(ROWS.map((r) => [r.entry, r] as const))(
+    "%s",
+    async (_entry, r) => {
+      const cases: [ViewerKey, Viewer, Outcome][] = Object.entries(viewers).map(([key, v]) => [key as ViewerKey, v, r.expect[key as keyof typeof r.expect]!]);
+      const otherScopes = r.scope ? ALL_SCOPES.filter((s) => s !== r.scope) : ALL_SCOPES;
+      cases.push(["clientWith", clientViewer(r.scope ? [r.scope] : ALL_SCOPES), r.expect.clientWith ?? (r.scope ? "ok" : "forbidden")]);
+      if (r.scope) cases.push(["clientWithout", clientViewer(otherScopes), r.expect.clientWithout ?? "insufficient_scope"]);
 
-    const seen: Record<string, Outcome> = {};
-    const expected: Record<string, Outcome> = {};
-    for (const [key, viewer, want] of cases) {
-      const target = r.prepare ? await r.prepare(world) : undefined;
-      const before = r.write && want !== "ok" ? await snapshot(world.orgId) : null;
-      seen[key] = await outcomeOf(r, viewer, target);
-      expected[key] = want;
-      // A refused write changes nothing at all in the organization.
-      if (before) expect(await snapshot(world.orgId), `${r.entry} as ${key} changed rows`).toEqual(before);
-    }
-    expect(seen).toEqual(expected);
-  }, 120_000);
+      const seen: Record<string, Outcome> = {};
+      const expected: Record<string, Outcome> = {};
+      for (const [key, viewer, want] of cases) {
+        const target = r.prepare ? await r.prepare(world) : undefined;
+        const before = r.write && want !== "ok" ? await snapshot(world.orgId) : null;
+        seen[key] = await outcomeOf(r, viewer, target);
+        expected[key] = want;
+        // A refused write changes nothing at all in the organization.
+        if (before) expect(await snapshot(world.orgId), `${r.entry} as ${key} changed rows`).toEqual(before);
+      }
+      expect(seen).toEqual(expected);
+    },
+    120_000,
+  );
 
   it("has a row for every exported lib/ function that takes a viewer", () => {
     const root = fileURLToPath(new URL("..", import.meta.url));

@@ -3,7 +3,12 @@ import { readGuestPermissions } from "./permissions";
 
 describe("readGuestPermissions", () => {
   it("reads the stored shape of invitations ({view, download, upload, delete}), delete as deleteOwnUploads", () => {
-    expect(readGuestPermissions({ view: true, download: false, upload: true, delete: true })).toEqual({ view: true, download: false, upload: true, deleteOwnUploads: true });
+    expect(readGuestPermissions({ view: true, download: false, upload: true, delete: true })).toEqual({
+      view: true,
+      download: false,
+      upload: true,
+      deleteOwnUploads: true,
+    });
   });
 
   it("fills missing keys with the organization defaults (older rows, `{}`)", () => {

@@ -10,14 +10,12 @@ export const DEFAULT_GUEST_PERMISSIONS = { view: true, download: true, upload: t
 
 const flag = z.boolean().optional();
 
-export const GuestPermissionsSchema = z
-  .object({ view: flag, download: flag, upload: flag, delete: flag, deleteOwnUploads: flag })
-  .transform((stored) => ({
-    view: stored.view ?? DEFAULT_GUEST_PERMISSIONS.view,
-    download: stored.download ?? DEFAULT_GUEST_PERMISSIONS.download,
-    upload: stored.upload ?? DEFAULT_GUEST_PERMISSIONS.upload,
-    deleteOwnUploads: stored.deleteOwnUploads ?? stored.delete ?? DEFAULT_GUEST_PERMISSIONS.deleteOwnUploads,
-  }));
+export const GuestPermissionsSchema = z.object({ view: flag, download: flag, upload: flag, delete: flag, deleteOwnUploads: flag }).transform((stored) => ({
+  view: stored.view ?? DEFAULT_GUEST_PERMISSIONS.view,
+  download: stored.download ?? DEFAULT_GUEST_PERMISSIONS.download,
+  upload: stored.upload ?? DEFAULT_GUEST_PERMISSIONS.upload,
+  deleteOwnUploads: stored.deleteOwnUploads ?? stored.delete ?? DEFAULT_GUEST_PERMISSIONS.deleteOwnUploads,
+}));
 
 export type GuestPermissions = z.output<typeof GuestPermissionsSchema>;
 export type GuestPermission = keyof GuestPermissions;

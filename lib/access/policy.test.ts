@@ -38,7 +38,8 @@ describe("requirePortal", () => {
     expect(codeOf(() => requirePortal(guest({ view: false }), P1, "upload"))).toBe("forbidden");
     expect(codeOf(() => requirePortal(guest({ download: false }), P1, "download"))).toBe("forbidden");
     expect(codeOf(() => requirePortal(guest({ deleteOwnUploads: false }), P1, "deleteOwnUpload"))).toBe("forbidden");
-    for (const action of ["update", "invite", "manageTasks", "viewHistory"] as const) expect(codeOf(() => requirePortal(guest(), P1, action))).toBe("forbidden");
+    for (const action of ["update", "invite", "manageTasks", "viewHistory"] as const)
+      expect(codeOf(() => requirePortal(guest(), P1, action))).toBe("forbidden");
   });
 
   it("names the thing asked for in a not_found", () => {
@@ -54,7 +55,9 @@ describe("requirePortal", () => {
   });
 
   it("the insufficient_scope error carries the RFC 6750 challenge", () => {
-    expect(() => requirePortal(client([]), P1, "upload")).toThrow(expect.objectContaining({ headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="file:upload"' } }));
+    expect(() => requirePortal(client([]), P1, "upload")).toThrow(
+      expect.objectContaining({ headers: { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="file:upload"' } }),
+    );
   });
 });
 

@@ -30,7 +30,7 @@ describe("mapError", () => {
   });
 
   it("treats an AppError of status 500 as unexpected too (its detail stays in the logs)", () => {
-    const mapped = mapError(new AppError("server_error", "relation \"Portal\" does not exist"));
+    const mapped = mapError(new AppError("server_error", 'relation "Portal" does not exist'));
     expect(mapped.unexpected).toBe(true);
     expect(mapped.body.error_description).not.toContain("Portal");
   });

@@ -4,7 +4,8 @@ import { readBearerToken } from "./bearer";
 import { parseJsonBody, readBody } from "./read-body";
 import { requestIdOf } from "./request-id";
 
-const req = (headers: Record<string, string>, body?: string) => new Request("https://api.example/api/v1/me", { method: body === undefined ? "GET" : "POST", headers, body });
+const req = (headers: Record<string, string>, body?: string) =>
+  new Request("https://api.example/api/v1/me", { method: body === undefined ? "GET" : "POST", headers, body });
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -49,7 +50,13 @@ describe("readBody", () => {
     await expect(readBody(req({ "Content-Length": "6" }, "123456"), 5)).rejects.toMatchObject({ code: "payload_too_large", status: 413 });
     const undeclared = new Request("https://api.example/x", {
       method: "POST",
-      body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode("123")); c.enqueue(new TextEncoder().encode("456")); c.close(); } }),
+      body: new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode("123"));
+          c.enqueue(new TextEncoder().encode("456"));
+          c.close();
+        },
+      }),
       duplex: "half",
     } as RequestInit & { duplex: "half" });
     await expect(readBody(undeclared, 5)).rejects.toMatchObject({ code: "payload_too_large" });

@@ -60,10 +60,12 @@ export function apiRoute<P extends ObjectSchema | undefined, Q extends ObjectSch
 }
 
 /** A route handler without a token (the OpenAPI document): same headers, errors and parsing. */
-export function publicApiRoute<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends z.ZodType | undefined, R extends ResponseSchemas>(
-  operation: Operation<P, Q, B, R, "public">,
-  handler: Handler<PublicHandlerArgs<P, Q, B>, R>,
-): RouteHandler {
+export function publicApiRoute<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends z.ZodType | undefined,
+  R extends ResponseSchemas,
+>(operation: Operation<P, Q, B, R, "public">, handler: Handler<PublicHandlerArgs<P, Q, B>, R>): RouteHandler {
   return build(operation, handler);
 }
 
@@ -74,7 +76,9 @@ function build<P extends ObjectSchema | undefined, Q extends ObjectSchema | unde
   const route = (req: Request, ctx?: RouteContext) => {
     // Every log line of the request, however deep, carries its id (lib/log.ts).
     const requestId = requestIdOf(req);
-    return withLogContext({ request_id: requestId, method: req.method, path: new URL(req.url).pathname }, () => handle(operation, handler, req, ctx, requestId));
+    return withLogContext({ request_id: requestId, method: req.method, path: new URL(req.url).pathname }, () =>
+      handle(operation, handler, req, ctx, requestId),
+    );
   };
   return Object.assign(route, { operation: operation as Operation });
 }

@@ -25,13 +25,17 @@ describe("methodNotAllowed", () => {
 });
 
 describe("fallbackOf (what proxy.ts rewrites to the catch-all route)", () => {
-  it.each(["/api/v1/portals/%ff%fe", "/api/v1/portals/%ED%A0%80", "/api/v1/portals/%ED%A0%80/tasks", "/api/v1/tasks/%ff/complete", "/api/v1/nope/%e0%a4", "/api/v1/portals/%"])(
-    "%s is not valid percent-encoded UTF-8: bad_path for every method",
-    (path) => {
-      expect(isDecodablePath(path)).toBe(false);
-      for (const method of ["GET", "POST", "PATCH", "DELETE"]) expect(fallbackOf(method, path)).toBe("bad_path");
-    },
-  );
+  it.each([
+    "/api/v1/portals/%ff%fe",
+    "/api/v1/portals/%ED%A0%80",
+    "/api/v1/portals/%ED%A0%80/tasks",
+    "/api/v1/tasks/%ff/complete",
+    "/api/v1/nope/%e0%a4",
+    "/api/v1/portals/%",
+  ])("%s is not valid percent-encoded UTF-8: bad_path for every method", (path) => {
+    expect(isDecodablePath(path)).toBe(false);
+    for (const method of ["GET", "POST", "PATCH", "DELETE"]) expect(fallbackOf(method, path)).toBe("bad_path");
+  });
 
   it("leaves good paths to their routes, and sends unserved methods to the 405", () => {
     expect(fallbackOf("GET", "/api/v1/portals/6f1c0a52-8f5e-4a52-9c64-3f1e3d1c2b10")).toBeNull();

@@ -47,7 +47,9 @@ describe("listPortalAudit", () => {
     expect(second.next).toBeNull();
 
     expect((await listPortalAudit({ viewer, portalId: portal.id, kind: "task" })).items.map((r) => r.action)).toEqual(["task.created", "task.created"]);
-    await expect(listPortalAudit({ viewer, portalId: portal.id, kind: "webhook" as "task" })).rejects.toThrow("kind: One of portal, file, folder, task, guest, partner_link");
+    await expect(listPortalAudit({ viewer, portalId: portal.id, kind: "webhook" as "task" })).rejects.toThrow(
+      "kind: One of portal, file, folder, task, guest, partner_link",
+    );
     const foreign = await createForeignAdmin();
     await expect(listPortalAudit({ viewer: foreign, portalId: portal.id })).rejects.toThrow("Portal not found");
   });

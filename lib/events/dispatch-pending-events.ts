@@ -42,9 +42,7 @@ const LEASE_MARGIN_MS = 10_000;
  * attempt and error and releases the rows for the next run. Events of rolled-back transactions
  * never exist as rows.
  */
-export async function dispatchPendingEvents(
-  options: DispatchOptions = {},
-): Promise<{ sent: number; failed: number }> {
+export async function dispatchPendingEvents(options: DispatchOptions = {}): Promise<{ sent: number; failed: number }> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
   const orgFilter = options.orgId ? Prisma.sql`AND "orgId" = ${options.orgId}::uuid` : Prisma.empty;

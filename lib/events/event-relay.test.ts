@@ -74,12 +74,7 @@ describe("startEventRelay", () => {
   });
 
   it("drains without waiting while batches come back full", async () => {
-    const s = scriptedDispatch([
-      { sent: 10, failed: 0 },
-      { sent: 10, failed: 0 },
-      { sent: 3, failed: 0 },
-      idle,
-    ]);
+    const s = scriptedDispatch([{ sent: 10, failed: 0 }, { sent: 10, failed: 0 }, { sent: 3, failed: 0 }, idle]);
     relay = startEventRelay({ intervalMs: 1000, limit: 10, dispatch: s.dispatch });
     await vi.advanceTimersByTimeAsync(1500);
     expect(s.calls).toEqual([0, 0, 0, 1000]);

@@ -113,12 +113,7 @@ const globalForRelay = globalThis as unknown as { __eventRelay?: EventRelay };
 export function startEventRelay(options: EventRelayOptions = {}): EventRelayHandle {
   let relay = globalForRelay.__eventRelay;
   if (!relay) {
-    relay = new EventRelay(
-      options.intervalMs ?? 1_000,
-      options.maxBackoffMs ?? 30_000,
-      options.limit ?? 100,
-      options.dispatch ?? dispatchPendingEvents,
-    );
+    relay = new EventRelay(options.intervalMs ?? 1_000, options.maxBackoffMs ?? 30_000, options.limit ?? 100, options.dispatch ?? dispatchPendingEvents);
     globalForRelay.__eventRelay = relay;
     relay.start();
   }

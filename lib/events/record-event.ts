@@ -14,10 +14,7 @@ export type RecordEventInput<T extends EventType> = {
  * Invalid data throws, which rolls back the caller's change: a malformed event is a bug, and an
  * unsendable row would sit in the outbox forever.
  */
-export async function recordEvent<T extends EventType>(
-  tx: Tx,
-  input: RecordEventInput<T>,
-): Promise<{ id: string }> {
+export async function recordEvent<T extends EventType>(tx: Tx, input: RecordEventInput<T>): Promise<{ id: string }> {
   const data = eventDataSchemas[input.type].parse(input.data);
   return tx.event.create({
     data: { orgId: input.orgId, portalId: input.portalId ?? null, type: input.type, data },

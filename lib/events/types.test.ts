@@ -1,13 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  eventDataSchemas,
-  eventTypes,
-  isEventType,
-  relayedEventSchemas,
-  subscribableEventTypes,
-  type EventData,
-} from "@/lib/events/types";
+import { eventDataSchemas, eventTypes, isEventType, relayedEventSchemas, subscribableEventTypes, type EventData } from "@/lib/events/types";
 
 const fileUploaded: EventData<"file.uploaded"> = {
   file_id: randomUUID(),
@@ -24,15 +17,7 @@ const fileUploaded: EventData<"file.uploaded"> = {
 describe("event schemas", () => {
   it("offer exactly the spec's events to webhooks", () => {
     expect([...subscribableEventTypes].sort()).toEqual(
-      [
-        "file.signed",
-        "file.uploaded",
-        "guest.invited",
-        "portal.created",
-        "portal.workflow_changed",
-        "task.completed",
-        "task.created",
-      ].sort(),
+      ["file.signed", "file.uploaded", "guest.invited", "portal.created", "portal.workflow_changed", "task.completed", "task.created"].sort(),
     );
     expect(eventTypes).toEqual(expect.arrayContaining([...subscribableEventTypes, "portal.unlinked"]));
     expect(isEventType("webhook.test")).toBe(false);
@@ -49,9 +34,7 @@ describe("event schemas", () => {
     const s = eventDataSchemas;
     expect(s["file.uploaded"].safeParse({ ...fileUploaded, size: 1.5 }).success).toBe(false);
     expect(s["file.uploaded"].safeParse({ ...fileUploaded, size: -1 }).success).toBe(false);
-    expect(s["guest.invited"].safeParse({ guest_email: "nope", guest_name: null, invited_by: null }).success).toBe(
-      false,
-    );
+    expect(s["guest.invited"].safeParse({ guest_email: "nope", guest_name: null, invited_by: null }).success).toBe(false);
     const task = { task_id: randomUUID(), title: "t", due_date: null, status: "Open" };
     expect(s["task.created"].safeParse({ ...task, action_type: "FileRequest" }).success).toBe(false);
     expect(s["task.created"].safeParse({ ...task, action_type: "File Request" }).success).toBe(true);

@@ -76,8 +76,14 @@ export const eventDataSchemas = {
   }),
   /** A portal's partner id was saved or cleared; starts verification (spec partner_link.status). */
   "partner.link_changed": z.strictObject({
-    customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
-    previous_customer_id: z.string().regex(/^[0-9]{6}$/).nullable(),
+    customer_id: z
+      .string()
+      .regex(/^[0-9]{6}$/)
+      .nullable(),
+    previous_customer_id: z
+      .string()
+      .regex(/^[0-9]{6}$/)
+      .nullable(),
   }),
   /**
    * A task's reminder schedule may have changed (created with reminders, due date or

@@ -32,7 +32,15 @@ export async function applyPartnerIdChange(
       create: { orgId, portalId, ...fields },
       update: { ...fields, verifiedAt },
     });
-    await recordAudit(tx, { orgId, portalId, actor, action: "partner_link.verification_started", targetType: "partner_link", targetId: portalId, metadata: { customer_id: next } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor,
+      action: "partner_link.verification_started",
+      targetType: "partner_link",
+      targetId: portalId,
+      metadata: { customer_id: next },
+    });
     await recordEvent(tx, { orgId, portalId, type: "partner.link_changed", data: { customer_id: next, previous_customer_id: customerId(previous) } });
     return true;
   }
@@ -45,7 +53,15 @@ export async function applyPartnerIdChange(
     create: { orgId, portalId, customerId: cleared, ...fields },
     update: fields,
   });
-  await recordAudit(tx, { orgId, portalId, actor, action: "partner_link.unlinked", targetType: "partner_link", targetId: portalId, metadata: { customer_id: cleared } });
+  await recordAudit(tx, {
+    orgId,
+    portalId,
+    actor,
+    action: "partner_link.unlinked",
+    targetType: "partner_link",
+    targetId: portalId,
+    metadata: { customer_id: cleared },
+  });
   await recordEvent(tx, { orgId, portalId, type: "partner.link_changed", data: { customer_id: null, previous_customer_id: cleared } });
   await recordEvent(tx, { orgId, portalId, type: "portal.unlinked", data: { customer_id: cleared } });
   return true;

@@ -42,7 +42,11 @@ export const ExternalSystemIdsPatchSchema = z
       }
       const other = seen.get(key);
       if (other !== undefined) {
-        ctx.addIssue({ code: "custom", path: [system], message: `Keys ${JSON.stringify(other)} and ${JSON.stringify(system)} differ only by case (or surrounding spaces)` });
+        ctx.addIssue({
+          code: "custom",
+          path: [system],
+          message: `Keys ${JSON.stringify(other)} and ${JSON.stringify(system)} differ only by case (or surrounding spaces)`,
+        });
       }
       seen.set(key, system);
       if (key === PARTNER_SYSTEM && id !== null && !PARTNER_ID.test(id)) {

@@ -51,7 +51,9 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
   if (stored.size > MAX_FILE_SIZE) throw invalidRequest(`size: Files are limited to ${MAX_FILE_SIZE} bytes`);
   // The embedded S3 server does not enforce the signed Content-Type, so it is checked here too.
   if (stored.contentType !== pending.contentType) {
-    throw invalidRequest(`file_id: The bytes were uploaded with Content-Type ${JSON.stringify(stored.contentType)}, not the ${JSON.stringify(pending.contentType)} the upload_url was signed for`);
+    throw invalidRequest(
+      `file_id: The bytes were uploaded with Content-Type ${JSON.stringify(stored.contentType)}, not the ${JSON.stringify(pending.contentType)} the upload_url was signed for`,
+    );
   }
 
   const result = await withChange(async (tx) => {

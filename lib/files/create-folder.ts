@@ -7,7 +7,17 @@ import { lockPortal } from "@/lib/portals/lock-portal";
 import { checkedName, checkFolderTarget } from "./entry-changes";
 
 /** Creates a folder in a portal (web application): at the root, or inside an active folder of the portal. */
-export async function createFolder({ viewer, portalId, name, parentId = null }: { viewer: Viewer; portalId: string; name: string; parentId?: string | null }): Promise<FileEntry> {
+export async function createFolder({
+  viewer,
+  portalId,
+  name,
+  parentId = null,
+}: {
+  viewer: Viewer;
+  portalId: string;
+  name: string;
+  parentId?: string | null;
+}): Promise<FileEntry> {
   requirePortal(viewer, portalId, "manageFiles");
   const folderName = checkedName(name);
   const { orgId } = viewer;
@@ -17,7 +27,15 @@ export async function createFolder({ viewer, portalId, name, parentId = null }: 
     const folder = await tx.fileEntry.create({
       data: { orgId, portalId, parentId, isFolder: true, name: folderName, uploadedById: userIdOf(viewer), registeredAt: new Date() },
     });
-    await recordAudit(tx, { orgId, portalId, actor: actorOf(viewer), action: "folder.created", targetType: "folder", targetId: folder.id, metadata: { name: folderName, parentId } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: "folder.created",
+      targetType: "folder",
+      targetId: folder.id,
+      metadata: { name: folderName, parentId },
+    });
     return folder;
   });
 }

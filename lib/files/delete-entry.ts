@@ -15,9 +15,20 @@ export async function deleteEntry({ viewer, portalId, fileId }: { viewer: Viewer
     const entry = await lockEntryFor(tx, viewer, { portalId, fileId, action: "deleteOwnUpload" });
     const deletedAt = new Date();
     const inside = entry.isFolder ? await descendantIds(tx, entry.id) : [];
-    const { count } = await tx.fileEntry.updateMany({ where: { id: { in: [entry.id, ...inside] }, orgId, status: "registered", deletedAt: null }, data: { deletedAt } });
+    const { count } = await tx.fileEntry.updateMany({
+      where: { id: { in: [entry.id, ...inside] }, orgId, status: "registered", deletedAt: null },
+      data: { deletedAt },
+    });
     const kind = entryKind(entry);
-    await recordAudit(tx, { orgId, portalId, actor: actorOf(viewer), action: `${kind}.deleted`, targetType: kind, targetId: entry.id, metadata: { name: entry.name, entries: count } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: `${kind}.deleted`,
+      targetType: kind,
+      targetId: entry.id,
+      metadata: { name: entry.name, entries: count },
+    });
     return { deleted: count };
   });
 }

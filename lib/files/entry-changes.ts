@@ -53,7 +53,10 @@ export async function descendantIds(tx: Pick<Tx, "$queryRaw">, folderId: string)
  * A folder target (null: the portal root): an active folder of the same portal, else 400 naming
  * `field`. The caller holds the portal lock.
  */
-export async function checkFolderTarget(tx: Tx, { orgId, portalId, folderId, field }: { orgId: string; portalId: string; folderId: string | null; field: string }): Promise<void> {
+export async function checkFolderTarget(
+  tx: Tx,
+  { orgId, portalId, folderId, field }: { orgId: string; portalId: string; folderId: string | null; field: string },
+): Promise<void> {
   if (folderId === null) return;
   const folder = isUuid(folderId)
     ? await tx.fileEntry.findFirst({ where: { id: folderId, orgId, portalId, isFolder: true, status: "registered", deletedAt: null }, select: { id: true } })
@@ -88,9 +91,19 @@ export interface DeletedRoot {
  */
 export async function deletedRoots(
   tx: Pick<Tx, "$queryRaw">,
-  { portal, since, before, newestFirst = false, limit }: { portal?: { orgId: string; portalId: string }; since?: Date; before?: Date; newestFirst?: boolean; limit: number },
+  {
+    portal,
+    since,
+    before,
+    newestFirst = false,
+    limit,
+  }: { portal?: { orgId: string; portalId: string }; since?: Date; before?: Date; newestFirst?: boolean; limit: number },
 ): Promise<DeletedRoot[]> {
-  const where = [Prisma.sql`f.status = 'registered'`, Prisma.sql`f."deletedAt" IS NOT NULL`, Prisma.sql`(p.id IS NULL OR p."deletedAt" IS NULL OR p."deletedAt" <> f."deletedAt")`];
+  const where = [
+    Prisma.sql`f.status = 'registered'`,
+    Prisma.sql`f."deletedAt" IS NOT NULL`,
+    Prisma.sql`(p.id IS NULL OR p."deletedAt" IS NULL OR p."deletedAt" <> f."deletedAt")`,
+  ];
   if (portal) where.push(Prisma.sql`f."orgId" = ${portal.orgId}::uuid AND f."portalId" = ${portal.portalId}::uuid`);
   if (since) where.push(Prisma.sql`f."deletedAt" >= ${since}`);
   if (before) where.push(Prisma.sql`f."deletedAt" < ${before}`);

@@ -25,7 +25,9 @@ async function setup() {
     const id = crypto.randomUUID();
     const storageKey = fileStorageKey(org.id, id);
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: body, ContentType: contentType ?? undefined }));
-    return db.fileEntry.create({ data: { id, orgId: org.id, portalId: portal.id, name, contentType, size: body.length, storageKey, uploadedById: member.id, registeredAt: new Date() } });
+    return db.fileEntry.create({
+      data: { id, orgId: org.id, portalId: portal.id, name, contentType, size: body.length, storageKey, uploadedById: member.id, registeredAt: new Date() },
+    });
   };
   const guest = async (permissions: object) => {
     const user = await createTestUser();
@@ -95,11 +97,20 @@ describe("getFileUrl", () => {
     const withDownload = await guest({ view: true, download: true });
     const withoutDownload = await guest({ view: true, download: false });
     expect((await fetch((await getFileUrl({ viewer: withDownload, portalId: portal.id, fileId: f.id })).url)).status).toBe(200);
-    expect(await outcomeOf(getFileUrl({ viewer: withoutDownload, portalId: portal.id, fileId: f.id }))).toBe("forbidden: Guests of this portal may not download files");
+    expect(await outcomeOf(getFileUrl({ viewer: withoutDownload, portalId: portal.id, fileId: f.id }))).toBe(
+      "forbidden: Guests of this portal may not download files",
+    );
 
     const foreigner = await createForeignAdmin();
     expect(await outcomeOf(getFileUrl({ viewer: foreigner, portalId: portal.id, fileId: f.id }))).toBe("not_found: File not found");
-    const client = viewerFromApiAuth({ orgId: org.id, userId: member.id, role: "member", clientId: "c", clientRecordId: crypto.randomUUID(), scopes: ALL_SCOPES });
+    const client = viewerFromApiAuth({
+      orgId: org.id,
+      userId: member.id,
+      role: "member",
+      clientId: "c",
+      clientRecordId: crypto.randomUUID(),
+      scopes: ALL_SCOPES,
+    });
     expect(await outcomeOf(getFileUrl({ viewer: client, portalId: portal.id, fileId: f.id }))).toBe("forbidden: This cannot be done through the API");
 
     const folder = await createTestFolder({ orgId: org.id, portalId: portal.id });

@@ -64,7 +64,10 @@ export async function getFileUrl({
   requirePortal(viewer, portalId, "download", "File");
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_URL_SECONDS) throw invalidRequest(`expiresIn: 1 to ${MAX_URL_SECONDS} seconds`);
   const file = isUuid(fileId)
-    ? await db.fileEntry.findFirst({ where: { AND: [fileWhere(viewer, "download"), { id: fileId, portalId, isFolder: false }] }, select: { name: true, contentType: true, storageKey: true } })
+    ? await db.fileEntry.findFirst({
+        where: { AND: [fileWhere(viewer, "download"), { id: fileId, portalId, isFolder: false }] },
+        select: { name: true, contentType: true, storageKey: true },
+      })
     : null;
   if (!file?.storageKey) throw notFound("File");
   const inline = mode === "preview" && isPreviewable(file.contentType);

@@ -18,7 +18,19 @@ async function setup() {
   const task = await db.task.create({ data: { orgId: org.id, portalId: portal.id, title: "Send receipts" } });
   let n = 0;
   const file = (name: string, size: number, uploadedById: string, parentId: string | null = null, taskId: string | null = null) =>
-    db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, name, extension: name.split(".").pop()!, size, uploadedById, parentId, taskId, registeredAt: new Date(Date.UTC(2026, 0, 1 + n++)) } });
+    db.fileEntry.create({
+      data: {
+        orgId: org.id,
+        portalId: portal.id,
+        name,
+        extension: name.split(".").pop()!,
+        size,
+        uploadedById,
+        parentId,
+        taskId,
+        registeredAt: new Date(Date.UTC(2026, 0, 1 + n++)),
+      },
+    });
   return { org, ann, zed, portal, viewer, task, file };
 }
 
@@ -43,7 +55,12 @@ describe("getFolderView", () => {
 
     const view = await getFolderView({ viewer, portalId: portal.id, folderId: null });
     expect(view).toMatchObject({ folder: null, breadcrumbs: [], total: 4, page: 1, pageSize: 50 });
-    expect(view.items.find((i) => i.id === b.id)).toMatchObject({ size: 300, extension: "pdf", uploader: { id: zed.id, name: "Zed" }, task: { id: task.id, title: "Send receipts" } });
+    expect(view.items.find((i) => i.id === b.id)).toMatchObject({
+      size: 300,
+      extension: "pdf",
+      uploader: { id: zed.id, name: "Zed" },
+      task: { id: task.id, title: "Send receipts" },
+    });
     expect(view.items.find((i) => i.id === a.id)).toMatchObject({ uploader: { id: ann.id, name: "Ann" }, task: null });
     // A deleted entry, and a deleted linked task, leave the view.
     await deleteEntry({ viewer, portalId: portal.id, fileId: c.id });
@@ -61,7 +78,9 @@ describe("getFolderView", () => {
     expect(await page(3)).toMatchObject({ total: 7, items: [{ name: "f6.txt" }] });
     expect(await page(4)).toMatchObject({ total: 7, items: [] });
     await expect(getFolderView({ viewer, portalId: portal.id, folderId: "main", pageSize: 500 })).rejects.toThrow("pageSize: A whole number from 1 to 200");
-    await expect(getFolderView({ viewer, portalId: portal.id, folderId: "main", sort: "owner" as "name" })).rejects.toThrow("sort: One of name, size, type, uploader, date");
+    await expect(getFolderView({ viewer, portalId: portal.id, folderId: "main", sort: "owner" as "name" })).rejects.toThrow(
+      "sort: One of name, size, type, uploader, date",
+    );
   });
 
   it("gives the breadcrumbs from the root and the folder tree; an unknown, deleted or foreign folder is not found", async () => {

@@ -90,7 +90,15 @@ export async function getFolderView({
       ? Prisma.sql`SELECT f.id FROM "FileEntry" f LEFT JOIN "User" u ON u.id = f."uploadedById" WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
       : Prisma.sql`SELECT f.id FROM "FileEntry" f WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
   const [rows, [count]] = await Promise.all([
-    db.$queryRaw<(Omit<FolderItem, "uploader" | "task"> & { uploaderId: string | null; uploaderName: string | null; uploaderEmail: string | null; taskId: string | null; taskTitle: string | null })[]>`
+    db.$queryRaw<
+      (Omit<FolderItem, "uploader" | "task"> & {
+        uploaderId: string | null;
+        uploaderName: string | null;
+        uploaderEmail: string | null;
+        taskId: string | null;
+        taskTitle: string | null;
+      })[]
+    >`
       SELECT f.id::text AS id, f.name, f."isFolder", f.size, f.extension, f."contentType", COALESCE(f."registeredAt", f."createdAt") AS "uploadedAt",
              u.id::text AS "uploaderId", u.name AS "uploaderName", u.email AS "uploaderEmail",
              t.id::text AS "taskId", t.title AS "taskTitle"

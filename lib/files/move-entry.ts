@@ -10,7 +10,17 @@ import { checkFolderTarget, descendantIds, entryKind, lockEntryFor } from "./ent
  * portal, or to the root (null). A folder never goes into itself or one of its descendants.
  * Moving to where it already is writes nothing.
  */
-export async function moveEntry({ viewer, portalId, fileId, parentId }: { viewer: Viewer; portalId: string; fileId: string; parentId: string | null }): Promise<FileEntry> {
+export async function moveEntry({
+  viewer,
+  portalId,
+  fileId,
+  parentId,
+}: {
+  viewer: Viewer;
+  portalId: string;
+  fileId: string;
+  parentId: string | null;
+}): Promise<FileEntry> {
   const { orgId } = viewer;
   return db.$transaction(async (tx) => {
     const entry = await lockEntryFor(tx, viewer, { portalId, fileId, action: "manageFiles" });
@@ -21,7 +31,15 @@ export async function moveEntry({ viewer, portalId, fileId, parentId }: { viewer
     await checkFolderTarget(tx, { orgId, portalId, folderId: parentId, field: "parentId" });
     const moved = await tx.fileEntry.update({ where: { id: entry.id }, data: { parentId } });
     const kind = entryKind(entry);
-    await recordAudit(tx, { orgId, portalId, actor: actorOf(viewer), action: `${kind}.moved`, targetType: kind, targetId: entry.id, metadata: { name: entry.name, from: entry.parentId, to: parentId } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: `${kind}.moved`,
+      targetType: kind,
+      targetId: entry.id,
+      metadata: { name: entry.name, from: entry.parentId, to: parentId },
+    });
     return moved;
   });
 }

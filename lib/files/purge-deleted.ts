@@ -27,7 +27,15 @@ async function purgeEntry(entry: DeletedRoot): Promise<number> {
     const { count } = await tx.fileEntry.deleteMany({ where: { id: { in: ids } } });
     if (count === 0) return 0; // purged meanwhile by another run
     const kind = entryKind(entry);
-    await recordAudit(tx, { orgId: entry.orgId, portalId: entry.portalId, actor: { type: "system" }, action: `${kind}.purged`, targetType: kind, targetId: entry.id, metadata: { name: entry.name, entries: count } });
+    await recordAudit(tx, {
+      orgId: entry.orgId,
+      portalId: entry.portalId,
+      actor: { type: "system" },
+      action: `${kind}.purged`,
+      targetType: kind,
+      targetId: entry.id,
+      metadata: { name: entry.name, entries: count },
+    });
     return 1;
   });
 }

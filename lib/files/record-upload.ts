@@ -16,9 +16,7 @@ export async function recordUpload(tx: Tx, { actor, file, mode }: { actor: Actor
     where: { id: file.portalId, orgId: file.orgId, OR: [{ lastActivityAt: null }, { lastActivityAt: { lt: at } }] },
     data: { lastActivityAt: at },
   });
-  const uploader = file.uploadedById
-    ? await tx.user.findUnique({ where: { id: file.uploadedById }, select: { email: true, name: true } })
-    : null;
+  const uploader = file.uploadedById ? await tx.user.findUnique({ where: { id: file.uploadedById }, select: { email: true, name: true } }) : null;
   await recordAudit(tx, {
     orgId: file.orgId,
     portalId: file.portalId,

@@ -16,7 +16,15 @@ export async function renameEntry({ viewer, portalId, fileId, name }: { viewer: 
     if (entry.name === newName) return entry;
     const renamed = await tx.fileEntry.update({ where: { id: entry.id }, data: { name: newName, extension: entry.isFolder ? "" : extensionOf(newName) } });
     const kind = entryKind(entry);
-    await recordAudit(tx, { orgId: viewer.orgId, portalId, actor: actorOf(viewer), action: `${kind}.renamed`, targetType: kind, targetId: entry.id, metadata: { from: entry.name, to: newName } });
+    await recordAudit(tx, {
+      orgId: viewer.orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: `${kind}.renamed`,
+      targetType: kind,
+      targetId: entry.id,
+      metadata: { from: entry.name, to: newName },
+    });
     return renamed;
   });
 }

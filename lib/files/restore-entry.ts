@@ -14,13 +14,22 @@ export async function restoreEntry({ viewer, portalId, fileId }: { viewer: Viewe
   return db.$transaction(async (tx) => {
     const entry = await lockEntryFor(tx, viewer, { portalId, fileId, action: "manageFiles", deleted: true });
     const parentActive =
-      entry.parentId !== null && (await tx.fileEntry.count({ where: { id: entry.parentId, orgId, isFolder: true, status: "registered", deletedAt: null } })) > 0;
+      entry.parentId !== null &&
+      (await tx.fileEntry.count({ where: { id: entry.parentId, orgId, isFolder: true, status: "registered", deletedAt: null } })) > 0;
     const parentId = parentActive ? entry.parentId : null;
     const inside = entry.isFolder ? await descendantIds(tx, entry.id) : [];
     if (inside.length > 0) await tx.fileEntry.updateMany({ where: { id: { in: inside }, orgId, deletedAt: entry.deletedAt }, data: { deletedAt: null } });
     const restored = await tx.fileEntry.update({ where: { id: entry.id }, data: { deletedAt: null, parentId } });
     const kind = entryKind(entry);
-    await recordAudit(tx, { orgId, portalId, actor: actorOf(viewer), action: `${kind}.restored`, targetType: kind, targetId: entry.id, metadata: { name: entry.name, parentId } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: `${kind}.restored`,
+      targetType: kind,
+      targetId: entry.id,
+      metadata: { name: entry.name, parentId },
+    });
     return restored;
   });
 }

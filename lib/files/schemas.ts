@@ -23,11 +23,7 @@ export const filenameSchema = z
   .superRefine(check(filenameProblem))
   .meta({ description: "Trimmed, 1-255 characters, including the extension; no path separators or control characters" });
 
-export const contentTypeSchema = z
-  .string()
-  .trim()
-  .superRefine(check(contentTypeProblem))
-  .meta({ description: "Media type, e.g. application/pdf" });
+export const contentTypeSchema = z.string().trim().superRefine(check(contentTypeProblem)).meta({ description: "Media type, e.g. application/pdf" });
 
 const sizeSchema = z.int().min(0).max(MAX_FILE_SIZE).meta({ description: "Bytes" });
 
@@ -38,7 +34,8 @@ export const ListFilesQuerySchema = pageQuery;
 export const UploadFileBodySchema = z.object({
   filename: filenameSchema,
   contentType: contentTypeSchema.optional().meta({
-    description: "Two-step: the Content-Type the upload URL is signed for (default application/octet-stream). One-step: overrides the Content-Type the server of file_url answers with",
+    description:
+      "Two-step: the Content-Type the upload URL is signed for (default application/octet-stream). One-step: overrides the Content-Type the server of file_url answers with",
   }),
   size: sizeSchema.optional().meta({ description: "Two-step: the announced size in bytes; files/complete checks the stored object against it" }),
   file_url: z
@@ -74,7 +71,7 @@ export const FileSchema = z
     vault_id: z.string().meta({ format: "uuid", description: "The portal id" }),
     org_id: z.string().meta({ format: "uuid" }),
     size: z.int().meta({ description: "Bytes; 0 for folders" }),
-    extension: z.string().meta({ description: "Lower-cased, without the dot; \"\" for folders and names without one" }),
+    extension: z.string().meta({ description: 'Lower-cased, without the dot; "" for folders and names without one' }),
     parent_folder_file_id: z.string().nullable().meta({ format: "uuid", description: "Containing folder; null in the portal root" }),
     uploaded_at: dateTime,
     uploaded_by: z.string().nullable().meta({ description: "User id of the uploader; null when unknown (folders made by the service)" }),

@@ -47,7 +47,17 @@ export async function startUpload(input: StartUploadInput): Promise<UploadTicket
   const contentType = input.contentType ?? DEFAULT_CONTENT_TYPE;
   const storageKey = fileStorageKey(orgId, id);
   await db.$transaction(async (tx) => {
-    const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
+    const row = await prepareUploadRow(tx, {
+      id,
+      orgId,
+      portalId,
+      actor,
+      filename: input.filename,
+      parentId: input.parentId ?? null,
+      taskId: input.taskId ?? null,
+      contentType,
+      storageKey,
+    });
     await tx.fileEntry.create({
       data: {
         ...row,

@@ -65,7 +65,17 @@ export async function uploadFromUrl(input: UploadFromUrlInput): Promise<FileEntr
 
   try {
     const file = await withChange(async (tx) => {
-      const row = await prepareUploadRow(tx, { id, orgId, portalId, actor, filename: input.filename, parentId: input.parentId ?? null, taskId: input.taskId ?? null, contentType, storageKey });
+      const row = await prepareUploadRow(tx, {
+        id,
+        orgId,
+        portalId,
+        actor,
+        filename: input.filename,
+        parentId: input.parentId ?? null,
+        taskId: input.taskId ?? null,
+        contentType,
+        storageKey,
+      });
       const now = new Date();
       const created = await tx.fileEntry.create({
         data: {

@@ -39,7 +39,17 @@ export async function checkUploadTarget(
  */
 export async function prepareUploadRow(
   tx: Tx,
-  input: { id: string; orgId: string; portalId: string; actor: Actor; filename: string; parentId: string | null; taskId: string | null; contentType: string; storageKey: string },
+  input: {
+    id: string;
+    orgId: string;
+    portalId: string;
+    actor: Actor;
+    filename: string;
+    parentId: string | null;
+    taskId: string | null;
+    contentType: string;
+    storageKey: string;
+  },
 ) {
   const { id, orgId, portalId, actor } = input;
   await lockPortal(tx, { orgId, portalId });

@@ -9,7 +9,12 @@ import { invitationTokenHash } from "./invitation-token";
 export const MIN_PASSWORD_LENGTH = 10;
 
 const newAccountSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(200, "The name is too long").refine(isStorableText, "The name contains characters that cannot be stored (NUL or invalid Unicode)"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter your name")
+    .max(200, "The name is too long")
+    .refine(isStorableText, "The name contains characters that cannot be stored (NUL or invalid Unicode)"),
   password: z.string().min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(200, "The password is too long"),
 });
 
@@ -38,7 +43,10 @@ async function claim(tx: Tx, token: string, expectedEmail: string | null): Promi
 }
 
 async function markGuestAccepted(tx: Tx, invitation: { orgId: string; portalId: string }, userId: string): Promise<void> {
-  const guest = await tx.portalGuest.findUnique({ where: { portalId_userId: { portalId: invitation.portalId, userId } }, select: { id: true, acceptedAt: true } });
+  const guest = await tx.portalGuest.findUnique({
+    where: { portalId_userId: { portalId: invitation.portalId, userId } },
+    select: { id: true, acceptedAt: true },
+  });
   // The guest was removed from the portal after the invitation was sent.
   if (!guest) throw invalidRequest(NO_LONGER_VALID);
   if (!guest.acceptedAt) await tx.portalGuest.update({ where: { id: guest.id }, data: { acceptedAt: new Date() } });

@@ -28,6 +28,12 @@ export async function findInvitation(token: string): Promise<InvitationView> {
   if (invitation.acceptedAt) return { status: "accepted", ...names };
   if (invitation.expiresAt <= new Date()) return { status: "expired", ...names };
   const user = await db.user.findUnique({ where: { email: invitation.email }, select: { passwordHash: true, name: true } });
-  return { status: "valid", orgId: invitation.orgId, portalId: invitation.portalId, ...names, hasPassword: Boolean(user?.passwordHash), userName: user?.name ?? null };
+  return {
+    status: "valid",
+    orgId: invitation.orgId,
+    portalId: invitation.portalId,
+    ...names,
+    hasPassword: Boolean(user?.passwordHash),
+    userName: user?.name ?? null,
+  };
 }
-

@@ -44,7 +44,15 @@ export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInp
         const portalGuest = existing
           ? await tx.portalGuest.update({ where: { id: existing.id }, data: { lastInvitedAt: now }, select: { id: true } })
           : await tx.portalGuest.create({
-              data: { orgId, portalId, userId: user.id, permissions: org.defaultGuestPermissions as Prisma.InputJsonValue, invitedById: inviterId, invitedAt: now, lastInvitedAt: now },
+              data: {
+                orgId,
+                portalId,
+                userId: user.id,
+                permissions: org.defaultGuestPermissions as Prisma.InputJsonValue,
+                invitedById: inviterId,
+                invitedAt: now,
+                lastInvitedAt: now,
+              },
               select: { id: true },
             });
         const { token, tokenHash } = newInvitationToken();

@@ -17,7 +17,14 @@ async function setup() {
   const suffix = crypto.randomUUID();
   const ann = `ann-${suffix}@test.example`;
   const bob = `bob-${suffix}@test.example`;
-  await inviteGuests({ viewer, portalId: portal.id, guests: [{ email: bob, name: "Bob" }, { email: ann, name: null }] });
+  await inviteGuests({
+    viewer,
+    portalId: portal.id,
+    guests: [
+      { email: bob, name: "Bob" },
+      { email: ann, name: null },
+    ],
+  });
   await inviteGuests({ viewer, portalId: other.id, guests: [{ email: ann, name: null }] });
   return { org, member, viewer, portal, other, ann, bob };
 }
@@ -40,7 +47,9 @@ describe("guests panel", () => {
     await markGuestSeen({ orgId: org.id, userId: annUser.id, now: new Date(seenAt.getTime() + 60_000) });
     expect((await db.portalGuest.findFirstOrThrow({ where: { portalId: portal.id, userId: annUser.id } })).lastSeenAt).toEqual(seenAt);
     await markGuestSeen({ orgId: org.id, userId: annUser.id, now: new Date(seenAt.getTime() + 6 * 60_000) });
-    expect((await db.portalGuest.findFirstOrThrow({ where: { portalId: portal.id, userId: annUser.id } })).lastSeenAt).toEqual(new Date(seenAt.getTime() + 6 * 60_000));
+    expect((await db.portalGuest.findFirstOrThrow({ where: { portalId: portal.id, userId: annUser.id } })).lastSeenAt).toEqual(
+      new Date(seenAt.getTime() + 6 * 60_000),
+    );
   });
 
   it("resends an invitation as a re-invitation: a new link, email, guest.invited event and guest.reinvited audit row", async () => {
@@ -68,13 +77,18 @@ describe("guests panel", () => {
     const foreign = await createForeignAdmin();
     expect(await outcomeOf(removeGuest({ viewer: foreign, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Portal not found");
     const asGuest = (await findUserViewer(annUser.id, org.id))!;
-    expect(await outcomeOf(removeGuest({ viewer: asGuest, portalId: portal.id, guestId: guest!.id }))).toBe("forbidden: Guests of this portal may not invite guests");
+    expect(await outcomeOf(removeGuest({ viewer: asGuest, portalId: portal.id, guestId: guest!.id }))).toBe(
+      "forbidden: Guests of this portal may not invite guests",
+    );
 
     await removeGuest({ viewer, portalId: portal.id, guestId: guest!.id });
     expect((await findUserViewer(annUser.id, org.id))?.guestPortals.map((g) => g.portalId)).toEqual([other.id]);
     expect(await db.invitation.count({ where: { portalId: portal.id, email: ann } })).toBe(0);
     expect(await db.invitation.count({ where: { portalId: other.id, email: ann } })).toBe(1);
-    expect(await db.auditLog.findFirst({ where: { orgId: org.id, action: "guest.removed" } })).toMatchObject({ targetId: guest!.id, metadata: { email: ann, user_id: annUser.id } });
+    expect(await db.auditLog.findFirst({ where: { orgId: org.id, action: "guest.removed" } })).toMatchObject({
+      targetId: guest!.id,
+      metadata: { email: ann, user_id: annUser.id },
+    });
     expect((await listPortalGuests({ viewer, portalId: portal.id })).map((g) => g.email)).not.toContain(ann);
     expect(await outcomeOf(removeGuest({ viewer, portalId: portal.id, guestId: guest!.id }))).toBe("not_found: Guest not found");
   });

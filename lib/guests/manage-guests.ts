@@ -49,7 +49,10 @@ export async function listPortalGuests({ viewer, portalId }: { viewer: Viewer; p
 
 async function findGuest(viewer: Viewer, portalId: string, guestId: string) {
   const guest = isUuid(guestId)
-    ? await db.portalGuest.findFirst({ where: { id: guestId, orgId: viewer.orgId, portalId, portal: { deletedAt: null } }, include: { user: { select: { email: true, name: true } } } })
+    ? await db.portalGuest.findFirst({
+        where: { id: guestId, orgId: viewer.orgId, portalId, portal: { deletedAt: null } },
+        include: { user: { select: { email: true, name: true } } },
+      })
     : null;
   if (!guest) throw notFound("Guest");
   return guest;
@@ -77,7 +80,15 @@ export async function removeGuest({ viewer, portalId, guestId }: { viewer: Viewe
     const guest = await findGuest(viewer, portalId, guestId);
     await tx.portalGuest.delete({ where: { id: guest.id } });
     await tx.invitation.deleteMany({ where: { orgId, portalId, email: guest.user.email, acceptedAt: null } });
-    await recordAudit(tx, { orgId, portalId, actor: actorOf(viewer), action: "guest.removed", targetType: "guest", targetId: guest.id, metadata: { email: guest.user.email, user_id: guest.userId } });
+    await recordAudit(tx, {
+      orgId,
+      portalId,
+      actor: actorOf(viewer),
+      action: "guest.removed",
+      targetType: "guest",
+      targetId: guest.id,
+      metadata: { email: guest.user.email, user_id: guest.userId },
+    });
   });
 }
 

@@ -32,7 +32,10 @@ export async function notificationRecipients({
   const candidates = members.map((m) => m.user);
   const actorIsStaff = actorUserId !== null && memberIds.has(actorUserId);
   if (kind === "fileUploaded" && actorIsStaff) {
-    const guests = await db.portalGuest.findMany({ where: { orgId, portalId, acceptedAt: { not: null } }, select: { user: { select: { id: true, email: true } } } });
+    const guests = await db.portalGuest.findMany({
+      where: { orgId, portalId, acceptedAt: { not: null } },
+      select: { user: { select: { id: true, email: true } } },
+    });
     for (const g of guests) if (!memberIds.has(g.user.id)) candidates.push(g.user);
   }
   const settings = await db.notificationSetting.findMany({ where: { orgId, userId: { in: candidates.map((c) => c.id) } } });

@@ -89,7 +89,15 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
     throw invalidToken(expired ? "The access token has expired" : "The access token is invalid");
   }
   const { sub, jti, exp, grant_id, org_id, client_id, scope } = payload as Record<string, unknown>;
-  if (typeof sub !== "string" || typeof grant_id !== "string" || typeof org_id !== "string" || typeof client_id !== "string" || typeof scope !== "string" || typeof jti !== "string" || typeof exp !== "number") {
+  if (
+    typeof sub !== "string" ||
+    typeof grant_id !== "string" ||
+    typeof org_id !== "string" ||
+    typeof client_id !== "string" ||
+    typeof scope !== "string" ||
+    typeof jti !== "string" ||
+    typeof exp !== "number"
+  ) {
     throw invalidToken("The access token is missing claims");
   }
   // One query on every API request: the grant (not revoked, of this client) and the user's role,

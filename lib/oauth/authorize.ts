@@ -100,11 +100,7 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 }
 
 /** A single-use code for the approved scopes, valid 5 minutes; stored only as its hash. */
-export async function issueAuthorizationCode(input: {
-  request: AuthorizeRequest;
-  userId: string;
-  approvedScopes: Scope[];
-}): Promise<string> {
+export async function issueAuthorizationCode(input: { request: AuthorizeRequest; userId: string; approvedScopes: Scope[] }): Promise<string> {
   const { request, userId, approvedScopes } = input;
   if (approvedScopes.length === 0 || approvedScopes.some((s) => !request.scopes.includes(s))) {
     throw invalidRequest("approved scopes must be a non-empty part of the requested ones");

@@ -46,7 +46,12 @@ describe("decideConsent", () => {
   it("denies on Deny and on Approve with nothing ticked, issuing no code", async () => {
     const { member, params, request, client } = await setup();
     const now = Date.now();
-    for (const [i, [approve, checkedScopes]] of ([[false, ["portal:read"]], [true, []]] as const).entries()) {
+    for (const [i, [approve, checkedScopes]] of (
+      [
+        [false, ["portal:read"]],
+        [true, []],
+      ] as const
+    ).entries()) {
       // Two forms (issued a second apart): each form is answered once.
       const token = tokenFor(member.id, request, new Date(now - i * 1000));
       const target = new URL(await decideConsent({ userId: member.id, params, token, approve, checkedScopes: [...checkedScopes] }));
@@ -127,8 +132,16 @@ describe("decideConsent", () => {
 
   it("a fresh form for the same request still works after one was answered", async () => {
     const { member, params, request } = await setup();
-    await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request, new Date(Date.now() - 5000)), approve: true, checkedScopes: ["portal:read"] });
-    const again = new URL(await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request), approve: true, checkedScopes: ["portal:read"] }));
+    await decideConsent({
+      userId: member.id,
+      params,
+      token: tokenFor(member.id, request, new Date(Date.now() - 5000)),
+      approve: true,
+      checkedScopes: ["portal:read"],
+    });
+    const again = new URL(
+      await decideConsent({ userId: member.id, params, token: tokenFor(member.id, request), approve: true, checkedScopes: ["portal:read"] }),
+    );
     expect(again.searchParams.get("code")).toBeTruthy();
   });
 });

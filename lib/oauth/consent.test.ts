@@ -61,7 +61,13 @@ describe("authorizeRedirect", () => {
   });
 
   it("sends other errors to the registered redirect URI with the state", () => {
-    const check: AuthorizeCheck = { kind: "redirect_error", redirectUri: "https://client.example/cb?x=1", error: "invalid_scope", description: "Unknown scope: admin", state: "s-1" };
+    const check: AuthorizeCheck = {
+      kind: "redirect_error",
+      redirectUri: "https://client.example/cb?x=1",
+      error: "invalid_scope",
+      description: "Unknown scope: admin",
+      state: "s-1",
+    };
     const url = new URL(authorizeRedirect(check, params, false));
     expect(url.origin + url.pathname).toBe("https://client.example/cb");
     expect(Object.fromEntries(url.searchParams)).toEqual({ x: "1", error: "invalid_scope", error_description: "Unknown scope: admin", state: "s-1" });

@@ -97,7 +97,13 @@ export function createConsentToken({ userId, request, now = new Date(), secret =
 
 export type ConsentTokenCheck = "valid" | "expired" | "invalid";
 
-export function verifyConsentToken({ token, userId, request, now = new Date(), secret = env().AUTH_SECRET }: TokenInput & { token: string }): ConsentTokenCheck {
+export function verifyConsentToken({
+  token,
+  userId,
+  request,
+  now = new Date(),
+  secret = env().AUTH_SECRET,
+}: TokenInput & { token: string }): ConsentTokenCheck {
   const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return "invalid";
   const issuedAt = Number(match[1]);

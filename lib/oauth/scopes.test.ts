@@ -3,9 +3,7 @@ import { ALL_SCOPES, formatScopes, parseScopeString } from "./scopes";
 
 describe("scopes", () => {
   it("has the eight scopes of the spec", () => {
-    expect(ALL_SCOPES).toEqual([
-      "portal:read", "portal:write", "file:list", "file:upload", "task:read", "task:write", "guest:invite", "webhook:manage",
-    ]);
+    expect(ALL_SCOPES).toEqual(["portal:read", "portal:write", "file:list", "file:upload", "task:read", "task:write", "guest:invite", "webhook:manage"]);
   });
 
   it("parses space-separated scopes, collapsing duplicates and reporting unknown ones", () => {

@@ -51,10 +51,7 @@ export function checkLiteralHost(url: URL, policy: OutboundPolicy): boolean {
  * only to public addresses. Throws OutboundError. Delivery checks again at connect time, since
  * DNS may answer differently then.
  */
-export async function checkOutboundUrl(
-  input: string,
-  policy: OutboundPolicy = outboundPolicyFromEnv(),
-): Promise<URL> {
+export async function checkOutboundUrl(input: string, policy: OutboundPolicy = outboundPolicyFromEnv()): Promise<URL> {
   const url = parseOutboundUrl(input, policy);
   if (!checkLiteralHost(url, policy)) await resolveAllowed(policy, url.hostname, portOf(url));
   return url;

@@ -21,15 +21,9 @@ export interface HopRequest {
  * The total time limit and the caller's signal folded into one signal. Its reason is what the
  * request fails with: OutboundError("timeout") at the deadline, the caller's reason on abort.
  */
-export function deadline(
-  timeoutMs: number,
-  caller?: AbortSignal,
-): { signal: AbortSignal; clear: () => void } {
+export function deadline(timeoutMs: number, caller?: AbortSignal): { signal: AbortSignal; clear: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`)),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => controller.abort(new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`)), timeoutMs);
   const onAbort = () => controller.abort(caller?.reason);
   if (caller?.aborted) onAbort();
   else caller?.addEventListener("abort", onAbort, { once: true });
@@ -66,12 +60,7 @@ export function destroyOnAbort(stream: { destroy(error?: Error): void }, signal:
 }
 
 /** One request to one URL; resolves when the response head has arrived. */
-function sendOnce(
-  url: URL,
-  request: HopRequest,
-  policy: OutboundPolicy,
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
+function sendOnce(url: URL, request: HopRequest, policy: OutboundPolicy, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const port = portOf(url);
@@ -175,10 +164,7 @@ function redirectedRequest(request: HopRequest, status: number, from: URL, to: U
 }
 
 /** Caller headers by lower-case name, with the User-Agent unless the caller set one. */
-export function buildHeaders(
-  given: Record<string, string> | undefined,
-  body: Buffer | undefined,
-): Record<string, string> {
+export function buildHeaders(given: Record<string, string> | undefined, body: Buffer | undefined): Record<string, string> {
   const headers: Record<string, string> = { "user-agent": USER_AGENT };
   for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = value;
   // The length of the bytes actually sent, whatever the caller claimed.

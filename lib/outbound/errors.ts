@@ -3,15 +3,7 @@
 // the host, never a resolved internal address.
 
 export type OutboundFailure =
-  | "invalid_url"
-  | "scheme_not_allowed"
-  | "private_address"
-  | "dns_failed"
-  | "timeout"
-  | "too_large"
-  | "too_many_redirects"
-  | "connection_failed"
-  | "tls_failed";
+  "invalid_url" | "scheme_not_allowed" | "private_address" | "dns_failed" | "timeout" | "too_large" | "too_many_redirects" | "connection_failed" | "tls_failed";
 
 export class OutboundError extends Error {
   readonly reason: OutboundFailure;

@@ -4,11 +4,5 @@ export { checkOutboundUrl } from "./check-url";
 export { USER_AGENT } from "./connect";
 export { OutboundError, isOutboundError, type OutboundFailure } from "./errors";
 export { outboundPolicyFromEnv, type OutboundPolicy, type ResolvedAddress } from "./policy";
-export {
-  DEFAULT_MAX_RESPONSE_BYTES,
-  outboundRequest,
-  type OutboundHeaders,
-  type OutboundRequestInput,
-  type OutboundResponse,
-} from "./request";
+export { DEFAULT_MAX_RESPONSE_BYTES, outboundRequest, type OutboundHeaders, type OutboundRequestInput, type OutboundResponse } from "./request";
 export { outboundStream, type OutboundStreamInput, type OutboundStreamResponse } from "./stream";

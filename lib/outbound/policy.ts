@@ -52,11 +52,7 @@ export function isAllowedAddress(policy: OutboundPolicy, address: string, port: 
  * mixes public and internal addresses is not a receiver anyone should configure, and refusing it
  * whole keeps the creation-time check (checkOutboundUrl) and the connect-time check the same rule.
  */
-export async function resolveAllowed(
-  policy: OutboundPolicy,
-  hostname: string,
-  port: number,
-): Promise<ResolvedAddress[]> {
+export async function resolveAllowed(policy: OutboundPolicy, hostname: string, port: number): Promise<ResolvedAddress[]> {
   let addresses: ResolvedAddress[];
   try {
     addresses = await (policy.resolve ?? systemResolve)(hostname);

@@ -140,9 +140,7 @@ describe("outboundRequest: address check at connect time", () => {
   ])("refuses a name resolving to %s before connecting", async (address, family) => {
     const policy: OutboundPolicy = { ...httpOnly, resolve: async () => [{ address, family }] };
     const started = performance.now();
-    expect(await reasonOf(outboundRequest({ url: "http://internal.test/", timeoutMs: 5000, policy }))).toBe(
-      "private_address",
-    );
+    expect(await reasonOf(outboundRequest({ url: "http://internal.test/", timeoutMs: 5000, policy }))).toBe("private_address");
     // Refused at lookup, not after waiting for an unreachable host.
     expect(performance.now() - started).toBeLessThan(1000);
   });
@@ -153,9 +151,7 @@ describe("outboundRequest: address check at connect time", () => {
         ...httpOnly,
         resolve: () => Promise.reject(new Error("an IP literal must not be resolved")),
       };
-      expect(await reasonOf(outboundRequest({ url: `http://${host}/`, timeoutMs: 5000, policy }))).toBe(
-        "private_address",
-      );
+      expect(await reasonOf(outboundRequest({ url: `http://${host}/`, timeoutMs: 5000, policy }))).toBe("private_address");
     }
   });
 
@@ -166,9 +162,7 @@ describe("outboundRequest: address check at connect time", () => {
     const policy: OutboundPolicy = { ...httpOnly, resolve: async () => answers[lookups++] ?? [] };
     const url = `http://rebind.test:${s.port}/`;
     await expect(checkOutboundUrl(url, policy)).resolves.toBeInstanceOf(URL);
-    expect(await reasonOf(outboundRequest({ url, method: "POST", body: "{}", timeoutMs: 5000, policy }))).toBe(
-      "private_address",
-    );
+    expect(await reasonOf(outboundRequest({ url, method: "POST", body: "{}", timeoutMs: 5000, policy }))).toBe("private_address");
     expect(lookups).toBe(2);
     expect(s.connections).toBe(0);
   });
@@ -196,9 +190,7 @@ describe("outboundRequest: address check at connect time", () => {
         { address: "127.0.0.1", family: 4 },
       ],
     };
-    expect(await reasonOf(outboundRequest({ url: "http://mixed.test/", timeoutMs: 5000, policy }))).toBe(
-      "private_address",
-    );
+    expect(await reasonOf(outboundRequest({ url: "http://mixed.test/", timeoutMs: 5000, policy }))).toBe("private_address");
   });
 
   it("refuses plain http unless the policy allows it", async () => {
@@ -239,9 +231,7 @@ describe("outboundRequest: redirects", () => {
 
   it("gives too_many_redirects past the limit, after exactly limit + 1 requests", async () => {
     const s = await server(redirectTo((path) => `${path}x`));
-    expect(await reasonOf(outboundRequest({ url: s.url, timeoutMs: 5000, maxRedirects: 3, policy: open }))).toBe(
-      "too_many_redirects",
-    );
+    expect(await reasonOf(outboundRequest({ url: s.url, timeoutMs: 5000, maxRedirects: 3, policy: open }))).toBe("too_many_redirects");
     expect(s.requests.map((r) => r.path)).toEqual(["/", "/x", "/xx", "/xxx"]);
   });
 
@@ -250,9 +240,7 @@ describe("outboundRequest: redirects", () => {
     const front = await server(redirectTo(() => `${internal.url}/admin`));
     // The front server stands in for a public host; the internal one keeps its loopback status.
     const policy: OutboundPolicy = { ...httpOnly, publicEndpoints: [`127.0.0.1:${front.port}`] };
-    expect(await reasonOf(outboundRequest({ url: front.url, timeoutMs: 5000, maxRedirects: 3, policy }))).toBe(
-      "private_address",
-    );
+    expect(await reasonOf(outboundRequest({ url: front.url, timeoutMs: 5000, maxRedirects: 3, policy }))).toBe("private_address");
     expect(front.requests).toHaveLength(1);
     expect(internal.connections).toBe(0);
   });
@@ -266,20 +254,14 @@ describe("outboundRequest: redirects", () => {
       // Both names are loopback; only the front's endpoint is declared public.
       resolve: async () => [{ address: "127.0.0.1", family: 4 }],
     };
-    expect(
-      await reasonOf(
-        outboundRequest({ url: `http://front.test:${front.port}/`, timeoutMs: 5000, maxRedirects: 3, policy }),
-      ),
-    ).toBe("private_address");
+    expect(await reasonOf(outboundRequest({ url: `http://front.test:${front.port}/`, timeoutMs: 5000, maxRedirects: 3, policy }))).toBe("private_address");
     expect(front.requests).toHaveLength(1);
     expect(internal.connections).toBe(0);
   });
 
   it("refuses a redirect to another scheme", async () => {
     const s = await server(redirectTo(() => "file:///etc/passwd"));
-    expect(await reasonOf(outboundRequest({ url: s.url, timeoutMs: 5000, maxRedirects: 3, policy: open }))).toBe(
-      "scheme_not_allowed",
-    );
+    expect(await reasonOf(outboundRequest({ url: s.url, timeoutMs: 5000, maxRedirects: 3, policy: open }))).toBe("scheme_not_allowed");
   });
 
   it("turns a POST into a GET on 303, keeps it on 307, and drops credentials on another origin", async () => {
@@ -315,9 +297,7 @@ describe("outboundRequest: time limit and failures", () => {
       // Never answers.
     });
     const started = performance.now();
-    expect(await reasonOf(outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 300, policy: open }))).toBe(
-      "timeout",
-    );
+    expect(await reasonOf(outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 300, policy: open }))).toBe("timeout");
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(1500);
@@ -340,18 +320,14 @@ describe("outboundRequest: time limit and failures", () => {
     const s = await server();
     const closedUrl = s.url;
     await s.close();
-    expect(await reasonOf(outboundRequest({ url: closedUrl, timeoutMs: 5000, policy: open }))).toBe(
-      "connection_failed",
-    );
+    expect(await reasonOf(outboundRequest({ url: closedUrl, timeoutMs: 5000, policy: open }))).toBe("connection_failed");
 
     const rude = await server((_req, res) => {
       res.writeHead(200, { "content-length": "100" });
       res.write("only part");
       setTimeout(() => res.destroy(), 20);
     });
-    expect(await reasonOf(outboundRequest({ url: rude.url, timeoutMs: 5000, policy: open }))).toBe(
-      "connection_failed",
-    );
+    expect(await reasonOf(outboundRequest({ url: rude.url, timeoutMs: 5000, policy: open }))).toBe("connection_failed");
   });
 
   it("gives dns_failed when the name does not resolve", async () => {
@@ -359,41 +335,50 @@ describe("outboundRequest: time limit and failures", () => {
       ...open,
       resolve: () => Promise.reject(Object.assign(new Error("ENOTFOUND"), { code: "ENOTFOUND" })),
     };
-    expect(await reasonOf(outboundRequest({ url: "http://nowhere.test/", timeoutMs: 5000, policy }))).toBe(
-      "dns_failed",
-    );
+    expect(await reasonOf(outboundRequest({ url: "http://nowhere.test/", timeoutMs: 5000, policy }))).toBe("dns_failed");
   });
 
   it("gives tls_failed when an https URL reaches a server that does not speak TLS", async () => {
     const s = await server();
-    expect(await reasonOf(outboundRequest({ url: `https://127.0.0.1:${s.port}/`, timeoutMs: 5000, policy: open }))).toBe(
-      "tls_failed",
-    );
+    expect(await reasonOf(outboundRequest({ url: `https://127.0.0.1:${s.port}/`, timeoutMs: 5000, policy: open }))).toBe("tls_failed");
     expect(s.requests).toHaveLength(0);
   });
 
   it.skipIf(!hasOpenssl())("gives tls_failed for a certificate no CA vouches for, before sending anything", async () => {
     const dir = mkdtempSync(join(tmpdir(), "outbound-tls-"));
     try {
-      execFileSync("openssl", [
-        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-        "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"),
-      ], { stdio: "ignore" });
-      let requests = 0;
-      const tlsServer = createHttpsServer(
-        { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
-        (_req, res) => {
-          requests++;
-          res.end("secret");
-        },
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1,DNS:localhost",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+        ],
+        { stdio: "ignore" },
       );
+      let requests = 0;
+      const tlsServer = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (_req, res) => {
+        requests++;
+        res.end("secret");
+      });
       await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
       const { port } = tlsServer.address() as AddressInfo;
       try {
-        const error = await failure(
-          outboundRequest({ url: `https://127.0.0.1:${port}/`, method: "POST", body: "{}", timeoutMs: 5000, policy: open }),
-        );
+        const error = await failure(outboundRequest({ url: `https://127.0.0.1:${port}/`, method: "POST", body: "{}", timeoutMs: 5000, policy: open }));
         expect(error.reason).toBe("tls_failed");
         expect(requests).toBe(0);
       } finally {
@@ -412,9 +397,7 @@ describe("outboundRequest: time limit and failures", () => {
     const controller = new AbortController();
     const reason = new Error("shutting down");
     setTimeout(() => controller.abort(reason), 50);
-    await expect(outboundRequest({ url: s.url, timeoutMs: 5000, signal: controller.signal, policy: open })).rejects.toBe(
-      reason,
-    );
+    await expect(outboundRequest({ url: s.url, timeoutMs: 5000, signal: controller.signal, policy: open })).rejects.toBe(reason);
   });
 });
 

@@ -52,13 +52,7 @@ export async function outboundRequest(input: OutboundRequestInput): Promise<Outb
   const request = { method: input.method ?? "GET", headers: buildHeaders(input.headers, body), body };
   const limit = deadline(input.timeoutMs, input.signal);
   try {
-    const { res, url: answered } = await sendFollowingRedirects(
-      url,
-      request,
-      input.maxRedirects ?? 0,
-      policy,
-      limit.signal,
-    );
+    const { res, url: answered } = await sendFollowingRedirects(url, request, input.maxRedirects ?? 0, policy, limit.signal);
     const read = await readCapped(res, input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, limit.signal);
     return {
       status: res.statusCode ?? 0,
@@ -73,11 +67,7 @@ export async function outboundRequest(input: OutboundRequestInput): Promise<Outb
 }
 
 /** Keeps at most `max` bytes, then closes the connection instead of downloading the rest. */
-async function readCapped(
-  res: IncomingMessage,
-  max: number,
-  signal: AbortSignal,
-): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(res: IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   const unbind = destroyOnAbort(res, signal);

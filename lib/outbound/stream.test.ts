@@ -145,9 +145,7 @@ describe("outboundStream", () => {
       res.writeHead(200, { "content-length": String(101 * MB) });
       sendBytes(res, 101 * MB, progress);
     });
-    expect(
-      await reasonOf(outboundStream({ url: s.url, timeoutMs: 30_000, maxRedirects: 0, maxBytes: 100 * MB, policy: open })),
-    ).toBe("too_large");
+    expect(await reasonOf(outboundStream({ url: s.url, timeoutMs: 30_000, maxRedirects: 0, maxBytes: 100 * MB, policy: open }))).toBe("too_large");
     await expect.poll(() => progress.cut).toBe(true);
     expect(progress.sent).toBeLessThan(20 * MB);
   });
@@ -179,9 +177,7 @@ describe("outboundStream", () => {
     const s = await server(() => {
       // Never answers.
     });
-    expect(await reasonOf(outboundStream({ url: s.url, timeoutMs: 300, maxRedirects: 3, maxBytes: MB, policy: open }))).toBe(
-      "timeout",
-    );
+    expect(await reasonOf(outboundStream({ url: s.url, timeoutMs: 300, maxRedirects: 3, maxBytes: MB, policy: open }))).toBe("timeout");
   });
 
   it("gives connection_failed in the body when the sender hangs up early", async () => {
@@ -202,9 +198,7 @@ describe("outboundStream", () => {
       if (n < 4) res.writeHead(302, { location: `/${n + 1}` }).end();
       else res.end("file");
     });
-    expect(await reasonOf(outboundStream({ url: `${s.url}/0`, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: open }))).toBe(
-      "too_many_redirects",
-    );
+    expect(await reasonOf(outboundStream({ url: `${s.url}/0`, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: open }))).toBe("too_many_redirects");
     const result = await outboundStream({ url: `${s.url}/1`, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: open });
     expect(result.url).toBe(`${s.url}/4`);
     expect((await drain(result.body)).bytes).toBe(4);
@@ -214,23 +208,17 @@ describe("outboundStream", () => {
       res.writeHead(302, { location: `${internal.url}/secret` }).end();
     });
     const policy: OutboundPolicy = { allowPrivate: false, allowHttp: true, publicEndpoints: [`127.0.0.1:${front.port}`] };
-    expect(await reasonOf(outboundStream({ url: front.url, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy }))).toBe(
-      "private_address",
-    );
+    expect(await reasonOf(outboundStream({ url: front.url, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy }))).toBe("private_address");
     expect(internal.connections).toBe(0);
   });
 
   it("refuses http and private addresses under the default rules", async () => {
     const s = await server();
     const strict: OutboundPolicy = { allowPrivate: false, allowHttp: false };
-    expect(await reasonOf(outboundStream({ url: s.url, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: strict }))).toBe(
-      "scheme_not_allowed",
+    expect(await reasonOf(outboundStream({ url: s.url, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: strict }))).toBe("scheme_not_allowed");
+    expect(await reasonOf(outboundStream({ url: `https://127.0.0.1:${s.port}/`, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: strict }))).toBe(
+      "private_address",
     );
-    expect(
-      await reasonOf(
-        outboundStream({ url: `https://127.0.0.1:${s.port}/`, timeoutMs: 5000, maxRedirects: 3, maxBytes: MB, policy: strict }),
-      ),
-    ).toBe("private_address");
     expect(s.connections).toBe(0);
   });
 });

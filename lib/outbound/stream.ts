@@ -43,13 +43,7 @@ export async function outboundStream(input: OutboundStreamInput): Promise<Outbou
   const url = parseOutboundUrl(input.url, policy);
   const request = { method: "GET", headers: buildHeaders(input.headers, undefined) };
   const limit = deadline(input.timeoutMs, input.signal);
-  const { res, url: answered } = await sendFollowingRedirects(
-    url,
-    request,
-    input.maxRedirects,
-    policy,
-    limit.signal,
-  ).catch((error: unknown) => {
+  const { res, url: answered } = await sendFollowingRedirects(url, request, input.maxRedirects, policy, limit.signal).catch((error: unknown) => {
     limit.clear();
     throw error;
   });

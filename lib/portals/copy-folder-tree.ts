@@ -6,7 +6,10 @@ import type { Tx } from "@/lib/db";
  * gives its structure). Only folders reachable from the root through non-deleted folders count.
  * Returns the number of folders created.
  */
-export async function copyFolderTree(tx: Tx, { orgId, fromPortalId, toPortalId }: { orgId: string; fromPortalId: string; toPortalId: string }): Promise<number> {
+export async function copyFolderTree(
+  tx: Tx,
+  { orgId, fromPortalId, toPortalId }: { orgId: string; fromPortalId: string; toPortalId: string },
+): Promise<number> {
   const folders = await tx.fileEntry.findMany({
     where: { orgId, portalId: fromPortalId, isFolder: true, status: "registered", deletedAt: null },
     select: { id: true, parentId: true, name: true },

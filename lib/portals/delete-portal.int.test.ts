@@ -39,7 +39,9 @@ describe("deletePortal", () => {
     expect(await outcomeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "müller gmbh" }))).toBe(
       `invalid_request: confirmName: Type the portal's name exactly as shown ("Müller GmbH") to delete it`,
     );
-    expect(await outcomeOf(deletePortal({ viewer: await getUserViewer(member.id, org.id), portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("forbidden: This needs the admin role");
+    expect(await outcomeOf(deletePortal({ viewer: await getUserViewer(member.id, org.id), portalId: portal.id, confirmName: "Müller GmbH" }))).toBe(
+      "forbidden: This needs the admin role",
+    );
     const foreign = await createForeignAdmin();
     expect(await outcomeOf(deletePortal({ viewer: foreign, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");
     expect((await objectKeys(org.id)).length).toBe(4);
@@ -54,7 +56,13 @@ describe("deletePortal", () => {
     expect(await db.portalGuest.count({ where: { portalId: portal.id } })).toBe(0);
     expect(await outcomeOf(updatePortal({ viewer, portalId: keep.id, externalSystemIds: { datev: "10001" } }))).toBe("ok");
     const row = await db.auditLog.findFirst({ where: { orgId: org.id, action: "portal.deleted" } });
-    expect(row).toMatchObject({ portalId: null, actorUserId: admin.id, targetType: "portal", targetId: portal.id, metadata: { portalId: portal.id, name: "Müller GmbH", objects: 3 } });
+    expect(row).toMatchObject({
+      portalId: null,
+      actorUserId: admin.id,
+      targetType: "portal",
+      targetId: portal.id,
+      metadata: { portalId: portal.id, name: "Müller GmbH", objects: 3 },
+    });
     // The portal's earlier audit rows stay, detached from it.
     expect(await db.auditLog.count({ where: { orgId: org.id, targetId: portal.id, action: "portal.external_ids_changed" } })).toBe(1);
     expect(await outcomeOf(deletePortal({ viewer, portalId: portal.id, confirmName: "Müller GmbH" }))).toBe("not_found: Portal not found");

@@ -17,7 +17,15 @@ const keysOf = async (orgId: string, portalId: string) =>
  * partner link go with it, freeing its (system, id) pairs). Its audit rows stay, detached from
  * it, and an organization-level `portal.deleted` row keeps its id and name.
  */
-export async function deletePortal({ viewer, portalId, confirmName }: { viewer: Viewer; portalId: string; confirmName: string }): Promise<{ portalId: string; name: string; objects: number }> {
+export async function deletePortal({
+  viewer,
+  portalId,
+  confirmName,
+}: {
+  viewer: Viewer;
+  portalId: string;
+  confirmName: string;
+}): Promise<{ portalId: string; name: string; objects: number }> {
   requireOrg(viewer, "deletePortal");
   const { orgId } = viewer;
   const portal = isUuid(portalId) ? await db.portal.findFirst({ where: { id: portalId, orgId, deletedAt: null }, select: { id: true, name: true } }) : null;
@@ -34,7 +42,15 @@ export async function deletePortal({ viewer, portalId, confirmName }: { viewer: 
       const late = (await keysOf(orgId, portalId)).filter((k) => !known.has(k));
       await deleteObjects(late);
       await tx.portal.delete({ where: { id: portalId } });
-      await recordAudit(tx, { orgId, portalId: null, actor: actorOf(viewer), action: "portal.deleted", targetType: "portal", targetId: portalId, metadata: { portalId, name: portal.name, objects: keys.length + late.length } });
+      await recordAudit(tx, {
+        orgId,
+        portalId: null,
+        actor: actorOf(viewer),
+        action: "portal.deleted",
+        targetType: "portal",
+        targetId: portalId,
+        metadata: { portalId, name: portal.name, objects: keys.length + late.length },
+      });
       return { portalId, name: portal.name, objects: keys.length + late.length };
     },
     { timeout: 60_000 },

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, isPageRoute, securityHeaders, type SecurityContext } from "./headers";
 
-const ctx = (over: Partial<SecurityContext> = {}): SecurityContext => ({ pathname: "/sign-in", nonce: "abc", https: false, development: false, connectOrigins: [], ...over });
+const ctx = (over: Partial<SecurityContext> = {}): SecurityContext => ({
+  pathname: "/sign-in",
+  nonce: "abc",
+  https: false,
+  development: false,
+  connectOrigins: [],
+  ...over,
+});
 const directives = (csp: string) => new Map(csp.split("; ").map((d) => [d.split(" ")[0], d.slice(d.indexOf(" ") + 1)]));
 
 describe("security headers", () => {
@@ -14,10 +21,13 @@ describe("security headers", () => {
     expect(csp.get("object-src")).toBe("'none'");
   });
 
-  it.each(["/api/v1/portals", "/api", "/api/auth/session", "/.well-known/jwks.json", "/oauth/token", "/oauth/revoke", "/healthz", "/readyz"])("%s gets the data policy", (pathname) => {
-    expect(isPageRoute(pathname)).toBe(false);
-    expect(contentSecurityPolicy(ctx({ pathname }))).toBe("default-src 'none'; frame-ancestors 'none'");
-  });
+  it.each(["/api/v1/portals", "/api", "/api/auth/session", "/.well-known/jwks.json", "/oauth/token", "/oauth/revoke", "/healthz", "/readyz"])(
+    "%s gets the data policy",
+    (pathname) => {
+      expect(isPageRoute(pathname)).toBe(false);
+      expect(contentSecurityPolicy(ctx({ pathname }))).toBe("default-src 'none'; frame-ancestors 'none'");
+    },
+  );
 
   it.each(["/", "/sign-in", "/oauth/consent", "/oauth/tokens-page", "/apiary", "/org/x/settings/api"])("%s is a page", (pathname) => {
     expect(isPageRoute(pathname)).toBe(true);
@@ -44,6 +54,10 @@ describe("security headers", () => {
   it("HSTS only when served over https", () => {
     expect(securityHeaders(ctx())["Strict-Transport-Security"]).toBeUndefined();
     expect(securityHeaders(ctx({ https: true }))["Strict-Transport-Security"]).toBe("max-age=63072000");
-    expect(securityHeaders(ctx())).toMatchObject({ "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "strict-origin-when-cross-origin" });
+    expect(securityHeaders(ctx())).toMatchObject({
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+    });
   });
 });

@@ -23,8 +23,22 @@ export async function presignPut({ key, contentType, expiresIn }: { key: string;
  * A GET URL for one key whose response carries the given Content-Type and Content-Disposition
  * (signed into the URL, so they cannot be changed by whoever holds it).
  */
-export async function presignGet({ key, expiresIn, contentType, contentDisposition }: { key: string; expiresIn: number; contentType: string; contentDisposition: string }): Promise<string> {
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentType: contentType, ResponseContentDisposition: contentDisposition }), { expiresIn });
+export async function presignGet({
+  key,
+  expiresIn,
+  contentType,
+  contentDisposition,
+}: {
+  key: string;
+  expiresIn: number;
+  contentType: string;
+  contentDisposition: string;
+}): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentType: contentType, ResponseContentDisposition: contentDisposition }),
+    { expiresIn },
+  );
 }
 
 /** The object's size and Content-Type, or null when there is no such object. */
@@ -52,7 +66,8 @@ export async function deleteObjects(keys: readonly string[]): Promise<void> {
     const chunk = keys.slice(i, i + 1000);
     const res = await s3().send(new DeleteObjectsCommand({ Bucket: bucket(), Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } }));
     const failed = res.Errors ?? [];
-    if (failed.length > 0) throw new Error(`Storage refused to delete ${failed.length} object(s): ${failed[0]?.Code ?? "error"} ${failed[0]?.Message ?? ""}`.trim());
+    if (failed.length > 0)
+      throw new Error(`Storage refused to delete ${failed.length} object(s): ${failed[0]?.Code ?? "error"} ${failed[0]?.Message ?? ""}`.trim());
   }
 }
 

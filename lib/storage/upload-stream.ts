@@ -33,9 +33,7 @@ export async function uploadStream({ key, body, contentType }: { key: string; bo
   try {
     const send = async (chunk: Buffer) => {
       const PartNumber = done.length + 1;
-      const { ETag } = await client.send(
-        new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body: chunk, ContentLength: chunk.length }),
-      );
+      const { ETag } = await client.send(new UploadPartCommand({ Bucket: bucket(), Key: key, UploadId, PartNumber, Body: chunk, ContentLength: chunk.length }));
       done.push({ ETag: ETag ?? "", PartNumber });
       size += chunk.length;
     };

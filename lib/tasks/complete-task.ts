@@ -12,7 +12,10 @@ import { actorUserId, lockTaskFor, recordRemindersChanged, touchPortal } from ".
  * exactly one changes the row, and only that one writes the audit row and `task.completed` (D12).
  * Returns false when the task was not Open (already Done: nothing happens).
  */
-export async function markTaskDone(tx: Tx, { orgId, taskId, actor, fileId }: { orgId: string; taskId: string; actor: Actor; fileId?: string }): Promise<boolean> {
+export async function markTaskDone(
+  tx: Tx,
+  { orgId, taskId, actor, fileId }: { orgId: string; taskId: string; actor: Actor; fileId?: string },
+): Promise<boolean> {
   const at = new Date();
   const { count } = await tx.task.updateMany({
     where: { id: taskId, orgId, deletedAt: null, status: "Open" },
@@ -21,7 +24,13 @@ export async function markTaskDone(tx: Tx, { orgId, taskId, actor, fileId }: { o
   if (count === 0) return false;
   const task = await tx.task.findUniqueOrThrow({
     where: { id: taskId },
-    include: { files: { where: { status: "registered", deletedAt: null, isFolder: false }, select: { id: true, name: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
+    include: {
+      files: {
+        where: { status: "registered", deletedAt: null, isFolder: false },
+        select: { id: true, name: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      },
+    },
   });
   await touchPortal(tx, { orgId, portalId: task.portalId, at });
   await recordAudit(tx, {

@@ -11,7 +11,15 @@ export async function deleteTask({ viewer, taskId }: { viewer: Viewer; taskId: s
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     await tx.task.update({ where: { id: task.id }, data: { deletedAt: new Date() } });
     await touchPortal(tx, { orgId, portalId: task.portalId });
-    await recordAudit(tx, { orgId, portalId: task.portalId, actor, action: "task.deleted", targetType: "task", targetId: task.id, metadata: { title: task.title } });
+    await recordAudit(tx, {
+      orgId,
+      portalId: task.portalId,
+      actor,
+      action: "task.deleted",
+      targetType: "task",
+      targetId: task.id,
+      metadata: { title: task.title },
+    });
     if (task.sendReminder) await recordRemindersChanged(tx, task.id);
   });
 }

@@ -45,7 +45,15 @@ export async function setTaskFormFields({ viewer, taskId, fields }: { viewer: Vi
     await tx.taskFormField.deleteMany({ where: { taskId } });
     await tx.taskFormField.createMany({ data: parsed.data.map((f, position) => ({ taskId, position, ...f })) });
     await touchPortal(tx, { orgId, portalId: task.portalId });
-    await recordAudit(tx, { orgId, portalId: task.portalId, actor: actorOf(viewer), action: "task.form_changed", targetType: "task", targetId: taskId, metadata: { fields: parsed.data.length } });
+    await recordAudit(tx, {
+      orgId,
+      portalId: task.portalId,
+      actor: actorOf(viewer),
+      action: "task.form_changed",
+      targetType: "task",
+      targetId: taskId,
+      metadata: { fields: parsed.data.length },
+    });
     return tx.taskFormField.findMany({ where: { taskId }, orderBy: { position: "asc" } });
   });
 }

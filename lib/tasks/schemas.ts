@@ -68,6 +68,4 @@ export const TaskSchema = z
 export type TaskJson = z.input<typeof TaskSchema>;
 
 export const TaskCreatedSchema = z.object({ task_id: z.string().meta({ format: "uuid" }) }).meta({ id: "TaskCreated" });
-export const TaskChangedSchema = z
-  .object({ success: z.boolean(), task_id: z.string().meta({ format: "uuid" }) })
-  .meta({ id: "TaskChanged" });
+export const TaskChangedSchema = z.object({ success: z.boolean(), task_id: z.string().meta({ format: "uuid" }) }).meta({ id: "TaskChanged" });

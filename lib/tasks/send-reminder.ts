@@ -11,10 +11,7 @@ export type ReminderOutcome =
 
 type StopReason = Extract<ReminderOutcome, { outcome: "stopped" }>["reason"];
 
-function scheduleStopReason(
-  task: { status: string; sendReminder: boolean; dueDate: Date | null } | null,
-  dueDate: string,
-): StopReason | null {
+function scheduleStopReason(task: { status: string; sendReminder: boolean; dueDate: Date | null } | null, dueDate: string): StopReason | null {
   if (!task) return "task_gone";
   if (task.status !== "Open") return "not_open";
   if (!task.sendReminder) return "reminders_off";

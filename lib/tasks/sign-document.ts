@@ -24,7 +24,17 @@ export type SignaturePlacement = z.infer<typeof SignaturePlacementSchema>;
  * file must be a registered, not deleted PDF (type `application/pdf` or extension `pdf`) of the
  * task's portal; anything else is 400 naming `fileId`, a bad placement 400 naming `placement`.
  */
-export async function setSignDocument({ viewer, taskId, fileId, placement }: { viewer: Viewer; taskId: string; fileId: string; placement: SignaturePlacement }) {
+export async function setSignDocument({
+  viewer,
+  taskId,
+  fileId,
+  placement,
+}: {
+  viewer: Viewer;
+  taskId: string;
+  fileId: string;
+  placement: SignaturePlacement;
+}) {
   const parsed = SignaturePlacementSchema.safeParse(placement);
   if (!parsed.success) throw invalidRequest(`placement: ${parsed.error.issues[0]!.message}`);
   const { orgId } = viewer;
@@ -32,13 +42,25 @@ export async function setSignDocument({ viewer, taskId, fileId, placement }: { v
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     if (task.actionType !== "SignDocument") throw invalidRequest("taskId: Only a Sign Document task has a document to sign");
     const file = isUuid(fileId)
-      ? await tx.fileEntry.findFirst({ where: { id: fileId, orgId, portalId: task.portalId, isFolder: false, status: "registered", deletedAt: null }, select: { id: true, name: true, contentType: true, extension: true } })
+      ? await tx.fileEntry.findFirst({
+          where: { id: fileId, orgId, portalId: task.portalId, isFolder: false, status: "registered", deletedAt: null },
+          select: { id: true, name: true, contentType: true, extension: true },
+        })
       : null;
     if (!file) throw invalidRequest("fileId: Not a file of this portal");
-    if (!(file.contentType?.split(";")[0]?.trim().toLowerCase() === "application/pdf" || file.extension === "pdf")) throw invalidRequest("fileId: The document to sign must be a PDF");
+    if (!(file.contentType?.split(";")[0]?.trim().toLowerCase() === "application/pdf" || file.extension === "pdf"))
+      throw invalidRequest("fileId: The document to sign must be a PDF");
     const updated = await tx.task.update({ where: { id: task.id }, data: { documentFileId: file.id, signaturePlacement: parsed.data } });
     await touchPortal(tx, { orgId, portalId: task.portalId });
-    await recordAudit(tx, { orgId, portalId: task.portalId, actor: actorOf(viewer), action: "task.document_set", targetType: "task", targetId: task.id, metadata: { file_id: file.id, name: file.name, placement: parsed.data } });
+    await recordAudit(tx, {
+      orgId,
+      portalId: task.portalId,
+      actor: actorOf(viewer),
+      action: "task.document_set",
+      targetType: "task",
+      targetId: task.id,
+      metadata: { file_id: file.id, name: file.name, placement: parsed.data },
+    });
     return { documentFileId: updated.documentFileId, signaturePlacement: parsed.data };
   });
 }

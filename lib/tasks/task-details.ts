@@ -12,7 +12,12 @@ import { isUuid } from "@/lib/ids";
  */
 export async function getTaskDetails({ viewer, portalId, taskId }: { viewer: Viewer; portalId: string; taskId: string }) {
   requirePortal(viewer, portalId, "viewTasks", "Task");
-  const task = isUuid(taskId) ? await db.task.findFirst({ where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] }, select: { id: true, documentFileId: true, signaturePlacement: true } }) : null;
+  const task = isUuid(taskId)
+    ? await db.task.findFirst({
+        where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] },
+        select: { id: true, documentFileId: true, signaturePlacement: true },
+      })
+    : null;
   if (!task) throw notFound("Task");
   const [formFields, files, answers, reminders, document] = await Promise.all([
     db.taskFormField.findMany({ where: { taskId }, orderBy: { position: "asc" } }),
@@ -21,7 +26,11 @@ export async function getTaskDetails({ viewer, portalId, taskId }: { viewer: Vie
       select: { id: true, name: true, size: true, contentType: true, registeredAt: true, uploadedById: true },
       orderBy: [{ registeredAt: "asc" }, { id: "asc" }],
     }),
-    db.taskAnswer.findMany({ where: { taskId }, include: { user: { select: { id: true, name: true, email: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    db.taskAnswer.findMany({
+      where: { taskId },
+      include: { user: { select: { id: true, name: true, email: true } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
     db.taskReminder.findMany({ where: { taskId }, orderBy: [{ scheduledFor: "asc" }, { offsetDays: "asc" }] }),
     task.documentFileId
       ? db.fileEntry.findFirst({ where: { AND: [fileWhere(viewer, "listFiles"), { id: task.documentFileId }] }, select: { id: true, name: true, size: true } })

@@ -23,13 +23,7 @@ export async function createTestUser(options: { orgId?: string; role?: MemberRol
   return user;
 }
 
-export async function createTestClient(options: {
-  orgId: string;
-  actorUserId: string;
-  scopes?: Scope[];
-  redirectUris?: string[];
-  name?: string;
-}) {
+export async function createTestClient(options: { orgId: string; actorUserId: string; scopes?: Scope[]; redirectUris?: string[]; name?: string }) {
   return createOAuthClient({
     viewer: await getUserViewer(options.actorUserId, options.orgId),
     name: options.name ?? "Test client",

@@ -25,7 +25,14 @@ export async function removeObjects(orgId: string): Promise<void> {
 /** A folder entry written directly. */
 export async function createTestFolder(options: { orgId: string; portalId: string; name?: string; parentId?: string | null }) {
   return db.fileEntry.create({
-    data: { orgId: options.orgId, portalId: options.portalId, isFolder: true, name: options.name ?? "Folder", parentId: options.parentId ?? null, registeredAt: new Date() },
+    data: {
+      orgId: options.orgId,
+      portalId: options.portalId,
+      isFolder: true,
+      name: options.name ?? "Folder",
+      parentId: options.parentId ?? null,
+      registeredAt: new Date(),
+    },
   });
 }
 

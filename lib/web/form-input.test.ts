@@ -13,7 +13,14 @@ describe("formFields", () => {
   const schema = z.object({ name: z.string(), events: z.array(z.string()), tags: z.array(z.string()).optional(), enabled: z.string().optional() });
 
   it("gives list fields every value and other fields their first, without React's own fields", () => {
-    const data = form([["name", "a"], ["name", "b"], ["events", "x"], ["events", "y"], ["tags", "t"], ["$ACTION_ID_1", ""]]);
+    const data = form([
+      ["name", "a"],
+      ["name", "b"],
+      ["events", "x"],
+      ["events", "y"],
+      ["tags", "t"],
+      ["$ACTION_ID_1", ""],
+    ]);
     expect(formFields(data, schema)).toEqual({ name: "a", events: ["x", "y"], tags: ["t"] });
   });
 

@@ -46,7 +46,13 @@ export function formAction<I, S extends FormState<V>, V = S["values"]>(
   options: FormActionOptions<I, V>,
   fn: (input: I, formData: FormData) => Promise<S>,
 ): (prev: S, formData: FormData) => Promise<S> {
-  return (_prev, formData) => runForm(options, formData, async () => null, (_ctx, input) => fn(input, formData));
+  return (_prev, formData) =>
+    runForm(
+      options,
+      formData,
+      async () => null,
+      (_ctx, input) => fn(input, formData),
+    );
 }
 
 /**
@@ -60,6 +66,10 @@ export function orgAction<I, S extends FormState<V>, V = S["values"]>(
   fn: (ctx: WebActor, input: I, formData: FormData) => Promise<S>,
 ): (orgId: string, prev: S, formData: FormData) => Promise<S> {
   return (orgId, _prev, formData) =>
-    runForm(options, formData, () => webActor(orgId, options.minRole, options.returnTo(orgId)), (ctx, input) => fn(ctx, input, formData));
+    runForm(
+      options,
+      formData,
+      () => webActor(orgId, options.minRole, options.returnTo(orgId)),
+      (ctx, input) => fn(ctx, input, formData),
+    );
 }
-

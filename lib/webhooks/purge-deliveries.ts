@@ -9,10 +9,7 @@ export async function purgeWebhookDeliveries(now: Date = new Date()): Promise<{ 
   const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 24 * 3600 * 1000);
   const { count } = await db.webhookDelivery.deleteMany({
     where: {
-      OR: [
-        { completedAt: { lt: cutoff } },
-        { completedAt: null, createdAt: { lt: cutoff }, attempts: { none: { startedAt: { gte: cutoff } } } },
-      ],
+      OR: [{ completedAt: { lt: cutoff } }, { completedAt: null, createdAt: { lt: cutoff }, attempts: { none: { startedAt: { gte: cutoff } } } }],
     },
   });
   return { deliveries: count };

@@ -8,17 +8,9 @@ import { subscribableEventTypes } from "@/lib/events/types";
 
 export const webhookEventSchema = z.enum(subscribableEventTypes).meta({ description: "A subscribable event name" });
 
-const urlSchema = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(2000)
-  .meta({ format: "uri", description: "The receiver: https and a public address (D19)" });
+const urlSchema = z.string().trim().min(1, "is required").max(2000).meta({ format: "uri", description: "The receiver: https and a public address (D19)" });
 
-const eventsSchema = z
-  .array(webhookEventSchema)
-  .min(1, "must name at least one event")
-  .meta({ description: "Events to deliver; at least one" });
+const eventsSchema = z.array(webhookEventSchema).min(1, "must name at least one event").meta({ description: "Events to deliver; at least one" });
 
 export const createWebhookBody = z.object({
   url: urlSchema,
@@ -60,9 +52,7 @@ export const WebhookSchema = z
   .meta({ id: "Webhook" });
 export type WebhookBody = z.input<typeof WebhookSchema>;
 
-export const WebhookChangeResultSchema = z
-  .object({ success: z.boolean(), webhook_id: z.uuid() })
-  .meta({ id: "WebhookChangeResult" });
+export const WebhookChangeResultSchema = z.object({ success: z.boolean(), webhook_id: z.uuid() }).meta({ id: "WebhookChangeResult" });
 
 export const WebhookTestResultSchema = z
   .object({

@@ -16,7 +16,13 @@ export async function changeWorkflowState(
     portal,
     workflowStateId,
     workflowStateName,
-  }: { orgId: string; actor: Actor; portal: { id: string; workflowState: { id: string; name: string } | null }; workflowStateId: string; workflowStateName: string },
+  }: {
+    orgId: string;
+    actor: Actor;
+    portal: { id: string; workflowState: { id: string; name: string } | null };
+    workflowStateId: string;
+    workflowStateName: string;
+  },
 ): Promise<boolean> {
   const state = await resolveWorkflowState(tx, { orgId, workflowStateId, workflowStateName });
   const previous = portal.workflowState;

@@ -10,9 +10,7 @@ export async function resolveWorkflowState(
   tx: Tx,
   { orgId, workflowStateId, workflowStateName }: { orgId: string; workflowStateId: string; workflowStateName: string },
 ): Promise<{ id: string; name: string }> {
-  const state = isUuid(workflowStateId)
-    ? await tx.workflowState.findFirst({ where: { id: workflowStateId, orgId }, select: { id: true, name: true } })
-    : null;
+  const state = isUuid(workflowStateId) ? await tx.workflowState.findFirst({ where: { id: workflowStateId, orgId }, select: { id: true, name: true } }) : null;
   if (!state) throw invalidRequest("workflowStateId: Not a workflow state of this organization");
   if (state.name !== workflowStateName) {
     throw invalidRequest(`workflowStateName: Does not match workflow state ${state.id} (its name is ${JSON.stringify(state.name)})`);

@@ -39,7 +39,9 @@ export async function runFolderViewBench(): Promise<FolderViewBenchResult> {
       const portal = await createTestPortal({ orgId: org.id });
       const task = await db.task.create({ data: { orgId: org.id, portalId: portal.id, title: "Linked task" } });
       const folders = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, isFolder: true, name: `Folder ${i}`, registeredAt: new Date() } })),
+        Array.from({ length: 20 }, (_, i) =>
+          db.fileEntry.create({ data: { orgId: org.id, portalId: portal.id, isFolder: true, name: `Folder ${i}`, registeredAt: new Date() } }),
+        ),
       );
       // Most files in the root (the page that has to sort them), the rest spread over the folders.
       const rows = Array.from({ length: files }, (_, i) => ({

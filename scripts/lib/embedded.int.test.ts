@@ -59,9 +59,7 @@ describe("startEmbeddedPostgres", () => {
       );
       results.forEach((row, i) => expect(row).toEqual({ a: i, b: i }));
 
-      const { rows } = await pool.query<{ n: number; total: number }>(
-        "SELECT count(*)::int AS n, coalesce(sum(amount), 0)::int AS total FROM ledger",
-      );
+      const { rows } = await pool.query<{ n: number; total: number }>("SELECT count(*)::int AS n, coalesce(sum(amount), 0)::int AS total FROM ledger");
       expect(rows[0]).toEqual({ n: 30, total: 0 }); // 15 committed transfers of two rows each
     } finally {
       await pool.end();
@@ -155,11 +153,9 @@ describe("startEmbeddedS3", () => {
 
       // A browser upload: presigned PUT, then plain fetch with the bytes.
       const bytes = new Uint8Array([0, 1, 2, 250, 251, 252]);
-      const url = await getSignedUrl(
-        client,
-        new PutObjectCommand({ Bucket: s3.bucket, Key: "uploads/raw.bin", ContentType: "application/octet-stream" }),
-        { expiresIn: 300 },
-      );
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: s3.bucket, Key: "uploads/raw.bin", ContentType: "application/octet-stream" }), {
+        expiresIn: 300,
+      });
       const put = await fetch(url, { method: "PUT", body: bytes, headers: { "Content-Type": "application/octet-stream" } });
       expect(put.status, await put.clone().text()).toBe(200);
 

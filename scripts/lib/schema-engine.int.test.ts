@@ -15,15 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded.ts";
 
-import {
-  applyMigrations,
-  diffSchemas,
-  listMigrationNames,
-  MIGRATION_FILE,
-  MIGRATIONS_DIR,
-  quoteIdentifier,
-  SCHEMA_PATH,
-} from "./schema-engine.ts";
+import { applyMigrations, diffSchemas, listMigrationNames, MIGRATION_FILE, MIGRATIONS_DIR, quoteIdentifier, SCHEMA_PATH } from "./schema-engine.ts";
 
 const embedded = process.env["TEST_DATABASE"] === "embedded";
 let serverUrl = new URL(process.env["DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres");
@@ -89,9 +81,7 @@ describe("applyMigrations", () => {
       await rm(emptyServer.dir, { recursive: true, force: true });
       return;
     }
-    await withClient("postgres", (client) =>
-      client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`),
-    );
+    await withClient("postgres", (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`));
   }, 60_000);
 
   it("has migrations to test", async () => {
@@ -176,8 +166,6 @@ model Post {
   }, 60_000);
 
   it("reports schema errors", async () => {
-    await expect(diffSchemas(null, `${header}\nmodel Broken {\n  id Nope @id\n}\n`)).rejects.toThrow(
-      /Nope/,
-    );
+    await expect(diffSchemas(null, `${header}\nmodel Broken {\n  id Nope @id\n}\n`)).rejects.toThrow(/Nope/);
   }, 60_000);
 });

@@ -33,12 +33,7 @@ import {
   type Transaction,
 } from "@prisma/driver-adapter-utils";
 import * as bindings from "@prisma/schema-engine-wasm/schema_engine_bg";
-import type {
-  MigrationDirectory,
-  MigrationList,
-  SchemaEngine,
-  SchemaFilter,
-} from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { MigrationDirectory, MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -148,11 +143,7 @@ async function withEngine<T>(
   let engine: SchemaEngine | undefined;
   runningEngines += 1;
   try {
-    engine = await bindings.SchemaEngine.new(
-      { datamodels: undefined },
-      onLog,
-      bindMigrationAwareSqlAdapterFactory(adapterFactory),
-    );
+    engine = await bindings.SchemaEngine.new({ datamodels: undefined }, onLog, bindMigrationAwareSqlAdapterFactory(adapterFactory));
     return await run(engine);
   } catch (error) {
     if (isPanic(error)) {
@@ -179,8 +170,7 @@ function parseLogLine(line: unknown): EngineLogEntry | undefined {
     const parsed: unknown = JSON.parse(line);
     if (typeof parsed !== "object" || parsed === null) return undefined;
     const { level, fields } = parsed as { level?: unknown; fields?: unknown };
-    const fieldRecord =
-      typeof fields === "object" && fields !== null ? (fields as Record<string, unknown>) : {};
+    const fieldRecord = typeof fields === "object" && fields !== null ? (fields as Record<string, unknown>) : {};
     return {
       level: typeof level === "string" ? level : "INFO",
       message: typeof fieldRecord["message"] === "string" ? fieldRecord["message"] : "",
@@ -195,12 +185,10 @@ function parseLogLine(line: unknown): EngineLogEntry | undefined {
 
 /** Names of the migration directories, in the order they apply. */
 export async function listMigrationNames(migrationsDir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return [];
-      throw error;
-    },
-  );
+  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
   // Every directory counts, as in Prisma's CLI: a stray folder is an error, not silently skipped.
   return entries
     .filter((entry) => entry.isDirectory())
@@ -213,18 +201,16 @@ async function loadMigrationList(migrationsDir: string): Promise<MigrationList> 
   const baseDir = path.resolve(migrationsDir);
   const lockContent = await readFile(path.join(baseDir, LOCKFILE_NAME), "utf8").catch(() => null);
   const migrationDirectories = await Promise.all(
-    (await listMigrationNames(baseDir)).map(
-      async (name): Promise<MigrationDirectory> => ({
-        path: name,
-        migrationFile: {
-          path: MIGRATION_FILE,
-          content: await readFile(path.join(baseDir, name, MIGRATION_FILE), "utf8").then(
-            (value) => ({ tag: "ok" as const, value }),
-            (error: Error) => ({ tag: "error" as const, value: error.message }),
-          ),
-        },
-      }),
-    ),
+    (await listMigrationNames(baseDir)).map(async (name): Promise<MigrationDirectory> => ({
+      path: name,
+      migrationFile: {
+        path: MIGRATION_FILE,
+        content: await readFile(path.join(baseDir, name, MIGRATION_FILE), "utf8").then(
+          (value) => ({ tag: "ok" as const, value }),
+          (error: Error) => ({ tag: "error" as const, value: error.message }),
+        ),
+      },
+    })),
   );
   return {
     baseDir,
@@ -278,10 +264,7 @@ export function quoteIdentifier(name: string): string {
  * migration.sql, started_at/finished_at, applied_steps_count). Idempotent; refuses to continue
  * past a failed migration, like the CLI (P3009).
  */
-export async function applyMigrations(
-  databaseUrl: string,
-  options: EngineOptions & { migrationsDir?: string } = {},
-): Promise<{ applied: string[] }> {
+export async function applyMigrations(databaseUrl: string, options: EngineOptions & { migrationsDir?: string } = {}): Promise<{ applied: string[] }> {
   const migrationsList = await loadMigrationList(options.migrationsDir ?? MIGRATIONS_DIR);
   await ensureDatabaseExists(databaseUrl);
   // Our own pool, so we can end it: the adapter leaves an external pool open, and an open pool
@@ -294,9 +277,7 @@ export async function applyMigrations(
     options.onLog?.(entry);
   };
   try {
-    const output = await withEngine(new PrismaPg(pool), { onLog }, (engine) =>
-      engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
-    );
+    const output = await withEngine(new PrismaPg(pool), { onLog }, (engine) => engine.applyMigrations({ migrationsList, filters: NO_FILTER }));
     return { applied: output.appliedMigrationNames };
   } catch (error) {
     if (current && error instanceof Error && !("code" in error)) {
@@ -322,11 +303,7 @@ const EMPTY_SCHEMA = 'datasource db {\n  provider = "postgresql"\n}\n';
  * queries return column types adapter-pg can't decode ("Column type 'char' could not be
  * deserialized").
  */
-export async function diffSchemas(
-  fromSchemaText: string | null,
-  toSchemaText: string,
-  options: EngineOptions = {},
-): Promise<string> {
+export async function diffSchemas(fromSchemaText: string | null, toSchemaText: string, options: EngineOptions = {}): Promise<string> {
   const output = await withEngine(new OfflineAdapterFactory(), options, (engine) =>
     engine.diff({
       from: {

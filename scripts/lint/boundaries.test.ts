@@ -15,23 +15,47 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 describe("import boundaries", () => {
   it.each([
     ["a domain module importing the API layer", "lib/portals/fixture.ts", 'import { apiRoute } from "@/lib/api";\nexport const x = apiRoute;\n'],
-    ["a domain module importing an API module by relative path", "lib/portals/fixture.ts", 'import { linkHeader } from "../api/pagination";\nexport const x = linkHeader;\n'],
+    [
+      "a domain module importing an API module by relative path",
+      "lib/portals/fixture.ts",
+      'import { linkHeader } from "../api/pagination";\nexport const x = linkHeader;\n',
+    ],
     ["a domain module importing a route", "lib/tasks/fixture.ts", 'import { GET } from "@/app/api/v1/me/route";\nexport const x = GET;\n'],
     ["a domain module importing the Inngest SDK", "lib/events/fixture.ts", 'import { Inngest } from "inngest";\nexport const x = Inngest;\n'],
     ["a domain module importing the Inngest client", "lib/webhooks/fixture.ts", 'import { inngest } from "@/inngest/client";\nexport const x = inngest;\n'],
     ["the API layer importing a page", "lib/api/fixture.ts", 'import Page from "@/app/page";\nexport const x = Page;\n'],
-    ["a page reading the database", "app/(web)/org/[orgId]/fixture/page.tsx", 'import { db } from "@/lib/db";\nexport default async function Page() { return <p>{await db.portal.count()}</p>; }\n'],
-    ["a server action deciding a role itself", "app/(web)/org/[orgId]/fixture/actions.ts", 'import { requireOrgRole } from "@/lib/auth/roles";\nexport const x = requireOrgRole;\n'],
+    [
+      "a page reading the database",
+      "app/(web)/org/[orgId]/fixture/page.tsx",
+      'import { db } from "@/lib/db";\nexport default async function Page() { return <p>{await db.portal.count()}</p>; }\n',
+    ],
+    [
+      "a server action deciding a role itself",
+      "app/(web)/org/[orgId]/fixture/actions.ts",
+      'import { requireOrgRole } from "@/lib/auth/roles";\nexport const x = requireOrgRole;\n',
+    ],
     ["a route handler reading the database", "app/api/v1/fixture/route.ts", 'import { db } from "@/lib/db";\nexport const GET = () => db.portal.count();\n'],
   ])("refuses %s", async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
   });
 
   it.each([
-    ["a domain module importing another domain and the database", "lib/portals/fixture.ts", 'import { db } from "@/lib/db";\nimport { splitPage } from "@/lib/pagination";\nexport const x = [db, splitPage];\n'],
-    ["the API layer importing the domain", "lib/api/fixture.ts", 'import { createPortal } from "@/lib/portals/create-portal";\nexport const x = createPortal;\n'],
+    [
+      "a domain module importing another domain and the database",
+      "lib/portals/fixture.ts",
+      'import { db } from "@/lib/db";\nimport { splitPage } from "@/lib/pagination";\nexport const x = [db, splitPage];\n',
+    ],
+    [
+      "the API layer importing the domain",
+      "lib/api/fixture.ts",
+      'import { createPortal } from "@/lib/portals/create-portal";\nexport const x = createPortal;\n',
+    ],
     ["a route handler importing the API layer", "app/api/v1/fixture/route.ts", 'import { apiRoute } from "@/lib/api";\nexport const x = apiRoute;\n'],
-    ["an Inngest function importing the domain and the SDK", "inngest/functions/fixture.ts", 'import { Inngest } from "inngest";\nimport { db } from "@/lib/db";\nexport const x = [Inngest, db];\n'],
+    [
+      "an Inngest function importing the domain and the SDK",
+      "inngest/functions/fixture.ts",
+      'import { Inngest } from "inngest";\nimport { db } from "@/lib/db";\nexport const x = [Inngest, db];\n',
+    ],
   ])("allows %s", async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
   });

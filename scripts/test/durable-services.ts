@@ -29,7 +29,10 @@ export const DEFAULT_TIME_SCALE = 0.001;
  * `durable`: everything above. `default` (the e2e tier): only an executor in dev mode on a free
  * port, so that `next start` has its Inngest and the background work of the browser specs runs.
  */
-export async function startDurableServices(log: (line: string) => void, profile: "durable" | "default" = "durable"): Promise<{
+export async function startDurableServices(
+  log: (line: string) => void,
+  profile: "durable" | "default" = "durable",
+): Promise<{
   env: Record<string, string>;
   /** Syncs the app once its serve endpoint answers. */
   sync(serveUrl: string): Promise<void>;
@@ -89,4 +92,3 @@ export async function startDurableServices(log: (line: string) => void, profile:
     },
   };
 }
-

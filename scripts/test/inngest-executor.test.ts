@@ -4,7 +4,16 @@ import { Inngest, NonRetriableError } from "inngest";
 import { serve } from "inngest/node";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { canonicalJson, cronMatches, durationMs, evaluate, hashedSigningKey, type InngestExecutor, signRequest, startInngestExecutor } from "./inngest-executor";
+import {
+  canonicalJson,
+  cronMatches,
+  durationMs,
+  evaluate,
+  hashedSigningKey,
+  type InngestExecutor,
+  signRequest,
+  startInngestExecutor,
+} from "./inngest-executor";
 
 // The executor against the real SDK: a serve() endpoint on loopback, the client pointed at the
 // executor in cloud mode (signed requests both ways), every step kind the app uses.
@@ -62,15 +71,13 @@ async function setup(checkpointing: boolean, { signs = true } = {}) {
       return got ? got.data : null;
     }),
     client.createFunction({ id: "nightly", triggers: [{ cron: "17 3 * * *" }] }, async ({ step }) => step.run("sweep", () => "swept")),
-    client.createFunction(
-      { id: "one-at-a-time", concurrency: { key: "event.data.k", limit: 1 }, triggers: [{ event: "test/conc" }] },
-      async ({ step }) =>
-        step.run("work", async () => {
-          inFlight.now += 1;
-          inFlight.max = Math.max(inFlight.max, inFlight.now);
-          await new Promise((r) => setTimeout(r, 50));
-          inFlight.now -= 1;
-        }),
+    client.createFunction({ id: "one-at-a-time", concurrency: { key: "event.data.k", limit: 1 }, triggers: [{ event: "test/conc" }] }, async ({ step }) =>
+      step.run("work", async () => {
+        inFlight.now += 1;
+        inFlight.max = Math.max(inFlight.max, inFlight.now);
+        await new Promise((r) => setTimeout(r, 50));
+        inFlight.now -= 1;
+      }),
     ),
   ];
   const server: Server = createServer(serve({ client, functions }));
@@ -119,7 +126,10 @@ describe.each([true, false])("the executor with the SDK (checkpointing %s)", (ch
   it("fails a run after its retries, emitting inngest/function.failed; a NonRetriableError fails at once", async () => {
     const { executor, client, serveUrl } = await setup(checkpointing);
     await executor.sync(serveUrl);
-    await client.send([{ name: "test/broken", data: {} }, { name: "test/refuses", data: {} }]);
+    await client.send([
+      { name: "test/broken", data: {} },
+      { name: "test/refuses", data: {} },
+    ]);
     const broken = await runOf(executor, "broken");
     expect(broken.status).toBe("Failed");
     expect(broken.steps.map((s) => s.op)).toEqual(["StepError", "StepFailed"]);
@@ -135,7 +145,10 @@ describe("the executor's waits", () => {
   it("cancels a sleeping run on a matching cancelOn event only", async () => {
     const { executor, client, serveUrl } = await setup(true);
     await executor.sync(serveUrl);
-    await client.send([{ name: "test/sleep", data: { id: "a" } }, { name: "test/sleep", data: { id: "b" } }]);
+    await client.send([
+      { name: "test/sleep", data: { id: "a" } },
+      { name: "test/sleep", data: { id: "b" } },
+    ]);
     await executor.waitFor(() => (executor.state().runs.filter((r) => r.steps.length === 0 && r.calls.length > 0).length === 2 ? true : undefined));
     await client.send({ name: "test/cancel", data: { id: "a" } });
     const runs = await executor.waitFor(() => {
@@ -154,7 +167,10 @@ describe("the executor's waits", () => {
     await client.send({ name: "test/wait", data: { id: "x" } });
     await runOf(executor, "waiter", false);
     await executor.waitFor(() => (executor.state().runs[0]?.calls.length ? true : undefined));
-    await client.send([{ name: "test/go", data: { id: "other" } }, { name: "test/go", data: { id: "x", v: 7 } }]);
+    await client.send([
+      { name: "test/go", data: { id: "other" } },
+      { name: "test/go", data: { id: "x", v: 7 } },
+    ]);
     expect(await runOf(executor, "waiter")).toMatchObject({ status: "Completed", output: { id: "x", v: 7 } });
   });
 
@@ -168,7 +184,12 @@ describe("the executor's waits", () => {
       return rs.length === 3 && rs.every((r) => r.status === "Completed") ? true : undefined;
     });
     expect(inFlight.max).toBe(1);
-    expect(executor.state().events.filter((e) => e.duplicate).map((e) => e.id)).toEqual(["conc-1"]);
+    expect(
+      executor
+        .state()
+        .events.filter((e) => e.duplicate)
+        .map((e) => e.id),
+    ).toEqual(["conc-1"]);
   });
 });
 

@@ -114,14 +114,21 @@ const withoutPrefix = (key: string) => key.replace(/^signkey-\w+-/, "");
 
 /** `X-Inngest-Signature` for a body (SDK spec 4.1.1). */
 export function signRequest(body: string, signingKey: string, ts = Math.round(Date.now() / 1000)): string {
-  const s = createHmac("sha256", withoutPrefix(signingKey)).update(body + String(ts)).digest("hex");
+  const s = createHmac("sha256", withoutPrefix(signingKey))
+    .update(body + String(ts))
+    .digest("hex");
   return `t=${ts}&s=${s}`;
 }
 
 /** The bearer token the SDK sends: the key's prefix and the SHA-256 of its hex (SDK spec 4.1.4). */
 export function hashedSigningKey(signingKey: string): string {
   const prefix = /^signkey-\w+-/.exec(signingKey)?.[0] ?? "";
-  return prefix + createHash("sha256").update(Buffer.from(withoutPrefix(signingKey), "hex")).digest("hex");
+  return (
+    prefix +
+    createHash("sha256")
+      .update(Buffer.from(withoutPrefix(signingKey), "hex"))
+      .digest("hex")
+  );
 }
 
 /** A dotted path (`event.data.task_id`) or a quoted literal, for the expressions the functions use. */
@@ -449,10 +456,13 @@ export class InngestExecutor {
     const wait = (ms: number) =>
       new Promise<void>((resolve, reject) => {
         const abort = () => reject(new Cancelled());
-        const timer = setTimeout(() => {
-          abortWaits.delete(abort);
-          resolve();
-        }, Math.max(0, ms * this.timeScale));
+        const timer = setTimeout(
+          () => {
+            abortWaits.delete(abort);
+            resolve();
+          },
+          Math.max(0, ms * this.timeScale),
+        );
         abortWaits.add(() => {
           clearTimeout(timer);
           abort();
@@ -518,10 +528,13 @@ export class InngestExecutor {
                 resolve(e);
               };
               this.waiters.push(waiter);
-              sleepFor(opts.timeout).then(() => done(null), (e: unknown) => {
-                this.waiters.splice(this.waiters.indexOf(waiter), 1);
-                reject(e);
-              });
+              sleepFor(opts.timeout).then(
+                () => done(null),
+                (e: unknown) => {
+                  this.waiters.splice(this.waiters.indexOf(waiter), 1);
+                  reject(e);
+                },
+              );
             });
             this.applyOp(run, { ...op, data: matched }, attempt, "executor");
             continue;
@@ -573,12 +586,7 @@ export class InngestExecutor {
     this.changed();
   }
 
-  private async call(
-    run: Run,
-    stepId: string,
-    attempt: number,
-    disableImmediate: boolean,
-  ): Promise<{ status: number; body: unknown; noRetry: boolean }> {
+  private async call(run: Run, stepId: string, attempt: number, disableImmediate: boolean): Promise<{ status: number; body: unknown; noRetry: boolean }> {
     const concurrency = [run.fn.concurrency ?? []].flat() as Array<{ key?: string; limit: number }>;
     const releases = await Promise.all(
       concurrency.map((c) => this.slots.take(`${run.functionId}:${c.key ? String(operand(c.key, { event: run.event })) : ""}`, c.limit)),

@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
   // Short caching: a verifier meeting an unknown kid refetches anyway (new key after rotation).
-  return Response.json({ keys: await listPublicKeys() }, {
-    headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
-  });
+  return Response.json(
+    { keys: await listPublicKeys() },
+    {
+      headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
+    },
+  );
 }

@@ -54,9 +54,7 @@ describe("/api/inngest", () => {
     const reg = registrations[0];
     expect(reg?.url).toBe("http://localhost:3000/api/inngest");
     expect(reg?.functions.map((f) => f.id)).toContain("client-portals-events-relay-sweep");
-    expect(reg?.functions.find((f) => f.id === "client-portals-events-relay-sweep")?.triggers).toEqual([
-      { cron: "* * * * *" },
-    ]);
+    expect(reg?.functions.find((f) => f.id === "client-portals-events-relay-sweep")?.triggers).toEqual([{ cron: "* * * * *" }]);
   });
 
   it("describes itself on GET", async () => {

@@ -213,7 +213,15 @@ describe("errors", () => {
     expect(res.json).toEqual({ error: "server_error", error_description: "The server could not complete the request" });
     expect(res.text).not.toMatch(/hunter2|10\.1\.2\.3|at /);
     expectStandardHeaders(res.headers);
-    expect(logged).toEqual([expect.objectContaining({ level: "error", request_id: "req-500", method: "POST", path: "/api/v1/things", err: expect.objectContaining({ type: "Error" }) })]);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: "error",
+        request_id: "req-500",
+        method: "POST",
+        path: "/api/v1/things",
+        err: expect.objectContaining({ type: "Error" }),
+      }),
+    ]);
   });
 
   it("500 when a handler's response breaks its schema", async () => {
@@ -336,7 +344,14 @@ describe("Idempotency-Key (D6)", () => {
         .$transaction(
           async (tx) => {
             await tx.idempotencyRecord.create({
-              data: { clientId: ctx.client.id, key: "busy", method: "POST", path: "/api/v1/things", requestHash: hash, expiresAt: new Date(Date.now() + 60_000) },
+              data: {
+                clientId: ctx.client.id,
+                key: "busy",
+                method: "POST",
+                path: "/api/v1/things",
+                requestHash: hash,
+                expiresAt: new Date(Date.now() + 60_000),
+              },
             });
             resolve();
             await new Promise<void>((done) => (release = done));
@@ -360,7 +375,15 @@ describe("Idempotency-Key (D6)", () => {
     const ctx = await createApiContext();
     const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
     await db.idempotencyRecord.create({
-      data: { clientId: ctx.client.id, key: "dead", method: "POST", path: "/api/v1/things", requestHash: hash, createdAt: new Date(Date.now() - 10 * 60_000), expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        clientId: ctx.client.id,
+        key: "dead",
+        method: "POST",
+        path: "/api/v1/things",
+        requestHash: hash,
+        createdAt: new Date(Date.now() - 10 * 60_000),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
     const res = await post(ctx.token, { name: "a" }, "dead");
     expect(res.status).toBe(201);

@@ -85,7 +85,9 @@ describe("NUL and lone surrogates in /api/v1 requests", () => {
 
 describe("NUL and lone surrogates at the OAuth endpoints", () => {
   const post = (handler: (req: Request) => Promise<Response>, path: string, body: string, headers: Record<string, string> = {}) =>
-    handler(new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers } }));
+    handler(
+      new Request(`http://localhost:3000${path}`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers } }),
+    );
 
   it("/oauth/token with client_id=%00: 400 invalid_request naming the parameter", async () => {
     const res = await post(tokenPOST, "/oauth/token", "grant_type=client_credentials&client_id=%00&client_secret=x");

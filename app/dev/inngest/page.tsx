@@ -36,7 +36,11 @@ function RunRow({ run }: { run: DevRun }) {
       {run.steps.length > 0 ? (
         <ol className="mt-1 flex flex-wrap gap-1 text-xs">
           {run.steps.map((s, i) => (
-            <li key={`${s.id}-${i}`} className={`rounded border px-1.5 py-0.5 ${s.op === "StepError" || s.op === "StepFailed" ? "border-red-300 text-red-700" : "border-slate-200 text-slate-700"}`} title={s.error ? errorText(s.error) : s.op}>
+            <li
+              key={`${s.id}-${i}`}
+              className={`rounded border px-1.5 py-0.5 ${s.op === "StepError" || s.op === "StepFailed" ? "border-red-300 text-red-700" : "border-slate-200 text-slate-700"}`}
+              title={s.error ? errorText(s.error) : s.op}
+            >
               {s.name}
               {s.op === "StepError" ? ` (attempt ${s.attempt + 1} failed)` : s.op === "StepFailed" ? " (failed)" : ""}
             </li>

@@ -20,7 +20,9 @@ export default async function DevMailboxPage() {
           <p className="mb-2 text-xs text-slate-500">
             To {m.to} · {m.template} · {m.status} · {m.createdAt.toISOString()}
           </p>
-          <pre className="whitespace-pre-wrap break-all text-sm" data-testid="mail-text">{m.text}</pre>
+          <pre className="whitespace-pre-wrap break-all text-sm" data-testid="mail-text">
+            {m.text}
+          </pre>
         </Card>
       ))}
     </main>

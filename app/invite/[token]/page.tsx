@@ -43,15 +43,25 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
             <p>
               This invitation is for {view.email}, but you are signed in as {user.email}. Sign out, then open the link again to accept it as {view.email}.
             </p>
-            <Button type="submit" variant="secondary" className="w-full">Sign out</Button>
+            <Button type="submit" variant="secondary" className="w-full">
+              Sign out
+            </Button>
           </form>
         ) : view.hasPassword ? (
           <div className="space-y-4">
             <p>An account exists for {view.email}. Sign in to accept the invitation.</p>
-            <Link className="underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>Sign in to accept</Link>
+            <Link className="underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>
+              Sign in to accept
+            </Link>
           </div>
         ) : (
-          <CreateAccountForm action={createAccountAndAccept} token={token} email={view.email} defaultName={view.userName ?? ""} minPasswordLength={MIN_PASSWORD_LENGTH} />
+          <CreateAccountForm
+            action={createAccountAndAccept}
+            token={token}
+            email={view.email}
+            defaultName={view.userName ?? ""}
+            minPasswordLength={MIN_PASSWORD_LENGTH}
+          />
         )}
       </Card>
     </Shell>

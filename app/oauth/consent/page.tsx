@@ -41,7 +41,14 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
           // The publisher's own https image, as given on API settings; not proxied or resized
           // (next/image would need every publisher's host configured in advance).
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={profile.logoUrl} alt={`${client.name} logo`} width={64} height={64} className="h-16 w-16 rounded-md object-contain" referrerPolicy="no-referrer" />
+          <img
+            src={profile.logoUrl}
+            alt={`${client.name} logo`}
+            width={64}
+            height={64}
+            className="h-16 w-16 rounded-md object-contain"
+            referrerPolicy="no-referrer"
+          />
         ) : null}
         <h1 className="text-2xl font-semibold">Authorize {client.name}</h1>
         {profile?.publisherName || profile?.websiteUrl ? (
@@ -49,7 +56,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
             {profile.publisherName ? <>by {profile.publisherName}</> : null}
             {profile.publisherName && profile.websiteUrl ? " · " : null}
             {profile.websiteUrl ? (
-              <a className="text-brand underline" href={profile.websiteUrl} target="_blank" rel="noopener noreferrer">{new URL(profile.websiteUrl).host}</a>
+              <a className="text-brand underline" href={profile.websiteUrl} target="_blank" rel="noopener noreferrer">
+                {new URL(profile.websiteUrl).host}
+              </a>
             ) : null}
           </p>
         ) : null}
@@ -58,22 +67,23 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
       <Card>
         <form action={consentAction} className="space-y-5">
           <p className="text-sm text-slate-700">
-            <strong>{client.name}</strong> wants to access <strong>{client.orgName}</strong> on your behalf
-            (signed in as {user.email}). Afterwards you will be sent to{" "}
-            <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
+            <strong>{client.name}</strong> wants to access <strong>{client.orgName}</strong> on your behalf (signed in as {user.email}). Afterwards you will be
+            sent to <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
           </p>
           <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" lead="meaning" />
-          <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">
-            This app cannot download the contents of your files.
-          </p>
+          <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">This app cannot download the contents of your files.</p>
           <p className="text-xs text-slate-500">Untick what you do not want to allow. You can revoke access later under Connected apps.</p>
           {hidden.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <input type="hidden" name="consent_token" value={token} />
           <div className="flex gap-3">
-            <Button type="submit" name="decision" value="approve">Approve</Button>
-            <Button type="submit" name="decision" value="deny" variant="secondary">Deny</Button>
+            <Button type="submit" name="decision" value="approve">
+              Approve
+            </Button>
+            <Button type="submit" name="decision" value="deny" variant="secondary">
+              Deny
+            </Button>
           </div>
         </form>
       </Card>

@@ -26,7 +26,10 @@ describe("POST /oauth/token, client authentication", () => {
 
   it("answers a wrong secret or an unknown client in the body with 401 invalid_client", async () => {
     const setup = await createOAuthSetup();
-    for (const c of [{ client_id: setup.client.clientId, client_secret: "wrong" }, { client_id: "cpc_unknown", client_secret: setup.secret }]) {
+    for (const c of [
+      { client_id: setup.client.clientId, client_secret: "wrong" },
+      { client_id: "cpc_unknown", client_secret: setup.secret },
+    ]) {
       const res = await postToken({ grant_type: "refresh_token", refresh_token: "x", ...c });
       expectOAuthError(res, 401, "invalid_client");
       expect(res.headers.get("www-authenticate")).toMatch(/^Basic /);
@@ -52,9 +55,15 @@ describe("POST /oauth/token, client authentication", () => {
   it("accepts a body client_id that repeats the Basic one, and refuses one that differs", async () => {
     const setup = await createOAuthSetup();
     const headers = { authorization: basicAuth(setup.client.clientId, setup.secret) };
-    const same = await postToken({ grant_type: "authorization_code", code: await issueCode(setup), redirect_uri: REDIRECT_URI, client_id: setup.client.clientId }, { headers });
+    const same = await postToken(
+      { grant_type: "authorization_code", code: await issueCode(setup), redirect_uri: REDIRECT_URI, client_id: setup.client.clientId },
+      { headers },
+    );
     expect(same.status).toBe(200);
-    const differs = await postToken({ grant_type: "authorization_code", code: await issueCode(setup), redirect_uri: REDIRECT_URI, client_id: "cpc_other" }, { headers });
+    const differs = await postToken(
+      { grant_type: "authorization_code", code: await issueCode(setup), redirect_uri: REDIRECT_URI, client_id: "cpc_other" },
+      { headers },
+    );
     expectOAuthError(differs, 400, "invalid_request");
   });
 

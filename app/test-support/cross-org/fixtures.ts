@@ -12,16 +12,37 @@ export async function createVictim() {
   const api = await createApiContext();
   const orgId = api.org.id;
   const states = await createTestWorkflowStates(orgId);
-  const portal = await createTestPortal({ orgId, name: `Victim portal ${randomUUID()}`, tags: ["victim"], workflowStateId: states[0]!.id, createdById: api.user.id });
+  const portal = await createTestPortal({
+    orgId,
+    name: `Victim portal ${randomUUID()}`,
+    tags: ["victim"],
+    workflowStateId: states[0]!.id,
+    createdById: api.user.id,
+  });
   const template = await createTestPortal({ orgId, name: `Victim template ${randomUUID()}`, isTemplate: true });
-  const externalId = await db.externalSystemId.create({ data: { orgId, portalId: portal.id, system: "victim-crm", systemKey: systemKeyOf("victim-crm"), value: `ext-${randomUUID()}` } });
+  const externalId = await db.externalSystemId.create({
+    data: { orgId, portalId: portal.id, system: "victim-crm", systemKey: systemKeyOf("victim-crm"), value: `ext-${randomUUID()}` },
+  });
   const guest = await createTestGuest({ orgId, portalId: portal.id });
   const task = await db.task.create({ data: { orgId, portalId: portal.id, title: "Victim task", createdById: api.user.id } });
-  const folder = await db.fileEntry.create({ data: { orgId, portalId: portal.id, isFolder: true, name: "Victim folder", status: "registered", registeredAt: new Date() } });
-  const pending = await db.fileEntry.create({
-    data: { orgId, portalId: portal.id, name: "victim.pdf", extension: "pdf", size: 4, status: "pending", storageKey: `orgs/${orgId}/files/${randomUUID()}`, pendingExpiresAt: new Date(Date.now() + 3_600_000) },
+  const folder = await db.fileEntry.create({
+    data: { orgId, portalId: portal.id, isFolder: true, name: "Victim folder", status: "registered", registeredAt: new Date() },
   });
-  const webhook = await db.webhook.create({ data: { orgId, url: "https://127.0.0.1:9/victim", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) } });
+  const pending = await db.fileEntry.create({
+    data: {
+      orgId,
+      portalId: portal.id,
+      name: "victim.pdf",
+      extension: "pdf",
+      size: 4,
+      status: "pending",
+      storageKey: `orgs/${orgId}/files/${randomUUID()}`,
+      pendingExpiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  const webhook = await db.webhook.create({
+    data: { orgId, url: "https://127.0.0.1:9/victim", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
+  });
   const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.id, eventType: "portal.created", status: "failed", attemptCount: 4 } });
   return { ...api, orgId, states, portal, template, externalId, guest, task, folder, pending, webhook, delivery };
 }
@@ -31,7 +52,9 @@ export async function createAttacker() {
   const api = await createApiContext();
   const orgId = api.org.id;
   const portal = await createTestPortal({ orgId, name: `Attacker portal ${randomUUID()}` });
-  const webhook = await db.webhook.create({ data: { orgId, url: "https://127.0.0.1:9/attacker", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) } });
+  const webhook = await db.webhook.create({
+    data: { orgId, url: "https://127.0.0.1:9/attacker", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
+  });
   return { ...api, orgId, portal, webhook };
 }
 export type Attacker = Awaited<ReturnType<typeof createAttacker>>;

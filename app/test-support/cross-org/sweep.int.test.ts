@@ -71,13 +71,17 @@ describe("another organization's token", () => {
       expect(res.status, res.text).toBeLessThan(500);
       const unknown = withUnknownIds(options);
       const control = await callRoute(row.handler, { method: row.handler.operation.method, ...unknown.value, token: attacker.token });
-      expect({ status: res.status, body: res.text }, "the same request with unknown ids").toEqual({ status: control.status, body: unknown.restore(control.text) });
+      expect({ status: res.status, body: res.text }, "the same request with unknown ids").toEqual({
+        status: control.status,
+        body: unknown.restore(control.text),
+      });
     } else {
       expect(res.status, res.text).toBeLessThan(500);
     }
     // Echoing an id the attacker sent tells it nothing; anything else of the victim's does.
     const sent = JSON.stringify(options);
-    for (const secret of victimSecrets(victim).filter((s) => !sent.includes(s))) expect(res.text, "the answer names something of the victim's").not.toContain(secret);
+    for (const secret of victimSecrets(victim).filter((s) => !sent.includes(s)))
+      expect(res.text, "the answer names something of the victim's").not.toContain(secret);
     expect(changedTables(before, await victimState()), "the victim's rows changed").toEqual([]);
   });
 });

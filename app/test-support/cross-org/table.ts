@@ -68,7 +68,10 @@ export const SWEEP: readonly SweepRow[] = [
     path: `/api/v1/portals?externalSystem=${v.externalId.system}&externalId=${v.externalId.value}`,
   })),
   api("listPortals", "templates", listPortals, "own_only", () => ({ path: "/api/v1/portals?templatesOnly=true" })),
-  api("createPortal", "from the victim's template", createPortal, "as_unknown", (v) => ({ path: "/api/v1/portals", body: { name: "Stolen", templateId: v.template.id } })),
+  api("createPortal", "from the victim's template", createPortal, "as_unknown", (v) => ({
+    path: "/api/v1/portals",
+    body: { name: "Stolen", templateId: v.template.id },
+  })),
   api("getPortal", "the victim's portal", getPortal, "not_found", (v) => ({ path: `/api/v1/portals/${v.portal.id}`, params: { portalId: v.portal.id } })),
   api("updatePortal", "rename the victim's portal", updatePortal, "not_found", (v) => ({
     method: "PATCH",
@@ -140,7 +143,11 @@ export const SWEEP: readonly SweepRow[] = [
     params: { taskId: v.task.id },
     body: { title: "Changed by another organization" },
   })),
-  api("completeTask", "the victim's task", completeTask, "not_found", (v) => ({ path: `/api/v1/tasks/${v.task.id}/complete`, params: { taskId: v.task.id }, method: "POST" })),
+  api("completeTask", "the victim's task", completeTask, "not_found", (v) => ({
+    path: `/api/v1/tasks/${v.task.id}/complete`,
+    params: { taskId: v.task.id },
+    method: "POST",
+  })),
   api("listWebhooks", "list", listWebhooks, "own_only", () => ({ path: "/api/v1/webhooks" })),
   api("createWebhook", "in its own organization", createWebhook, "own_only", () => ({
     path: "/api/v1/webhooks",
@@ -152,8 +159,16 @@ export const SWEEP: readonly SweepRow[] = [
     params: { webhookId: v.webhook.id },
     body: { url: "https://127.0.0.1:9/stolen" },
   })),
-  api("deleteWebhook", "the victim's webhook", deleteWebhook, "not_found", (v) => ({ method: "DELETE", path: `/api/v1/webhooks/${v.webhook.id}`, params: { webhookId: v.webhook.id } })),
-  api("testWebhook", "the victim's webhook", testWebhook, "not_found", (v) => ({ method: "POST", path: `/api/v1/webhooks/${v.webhook.id}/test`, params: { webhookId: v.webhook.id } })),
+  api("deleteWebhook", "the victim's webhook", deleteWebhook, "not_found", (v) => ({
+    method: "DELETE",
+    path: `/api/v1/webhooks/${v.webhook.id}`,
+    params: { webhookId: v.webhook.id },
+  })),
+  api("testWebhook", "the victim's webhook", testWebhook, "not_found", (v) => ({
+    method: "POST",
+    path: `/api/v1/webhooks/${v.webhook.id}/test`,
+    params: { webhookId: v.webhook.id },
+  })),
   api("listWebhookDeliveries", "the victim's webhook", listWebhookDeliveries, "not_found", (v) => ({
     path: `/api/v1/webhooks/${v.webhook.id}/deliveries`,
     params: { webhookId: v.webhook.id },

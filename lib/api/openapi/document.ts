@@ -38,7 +38,7 @@ export function buildOpenApiDocument(
         "Every request needs `Authorization: Bearer <access token>` (OAuth 2.0 authorization code flow).",
         "Errors are `{error, error_description}`. Limits: 10,000 requests per OAuth client per UTC day (`X-RateLimit-*` headers).",
         `POST accepts \`Idempotency-Key\` (at most ${MAX_KEY_LENGTH} characters, kept 24 hours).`,
-        "Lists are JSON arrays ordered by creation; `limit` (1-1000) and `cursor`, with `Link: <...>; rel=\"next\"` when more items exist.",
+        'Lists are JSON arrays ordered by creation; `limit` (1-1000) and `cursor`, with `Link: <...>; rel="next"` when more items exist.',
       ].join("\n\n"),
     },
     servers: [{ url: urls.apiUrl }],
@@ -63,10 +63,7 @@ export function buildOpenApiDocument(
 }
 
 function operationObject(op: Operation, components: SchemaComponents): OpenApiOperation {
-  const parameters: OpenApiParameter[] = [
-    ...parametersOf(op.params, "path", components),
-    ...parametersOf(op.query, "query", components),
-  ];
+  const parameters: OpenApiParameter[] = [...parametersOf(op.params, "path", components), ...parametersOf(op.query, "query", components)];
   if (op.method === "POST") {
     parameters.push({
       name: "Idempotency-Key",

@@ -10,9 +10,14 @@ const error = (description: string, headers: string[] = []): OpenApiResponse => 
 });
 
 export const ERROR_RESPONSES: Record<string, OpenApiResponse> = {
-  "400": error("invalid_request: a parameter or body field is missing or has the wrong type (the description names it), malformed JSON, or an invalid Idempotency-Key"),
+  "400": error(
+    "invalid_request: a parameter or body field is missing or has the wrong type (the description names it), malformed JSON, or an invalid Idempotency-Key",
+  ),
   "401": error("invalid_token: missing, malformed, expired or revoked access token", ["WWW-Authenticate"]),
-  "403": error("insufficient_scope or api_access_disabled: the token lacks the scope (WWW-Authenticate names it), or the organization needs an enterprise plan with API access", ["WWW-Authenticate"]),
+  "403": error(
+    "insufficient_scope or api_access_disabled: the token lacks the scope (WWW-Authenticate names it), or the organization needs an enterprise plan with API access",
+    ["WWW-Authenticate"],
+  ),
   "404": error("not_found: no such resource in the token's organization (malformed ids included)"),
   "409": error("conflict: the Idempotency-Key was used with a different request, or that request is still running"),
   "413": error("payload_too_large: the request body exceeds the limit"),

@@ -60,11 +60,20 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         else if (verb === "MAIL") {
           if (refusing) reply("451 4.3.0 Try again later");
           else {
-            from = line.replace(/^MAIL FROM:\s*/i, "").replace(/[<>]/g, "").split(" ")[0] ?? "";
+            from =
+              line
+                .replace(/^MAIL FROM:\s*/i, "")
+                .replace(/[<>]/g, "")
+                .split(" ")[0] ?? "";
             reply("250 2.1.0 Ok");
           }
         } else if (verb === "RCPT") {
-          to.push(line.replace(/^RCPT TO:\s*/i, "").replace(/[<>]/g, "").split(" ")[0] ?? "");
+          to.push(
+            line
+              .replace(/^RCPT TO:\s*/i, "")
+              .replace(/[<>]/g, "")
+              .split(" ")[0] ?? "",
+          );
           reply("250 2.1.5 Ok");
         } else if (verb === "DATA") {
           inData = true;

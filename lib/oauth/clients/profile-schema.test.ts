@@ -24,7 +24,13 @@ describe("clientProfileSchema", () => {
   });
 
   it("refuses a logo that is not an https image URL", () => {
-    for (const logoUrl of ["http://ledger.example/logo.png", "https://ledger.example/", "https://ledger.example/logo.exe", "data:image/png;base64,AAAA", "https://ledger.example/logo.png.html"]) {
+    for (const logoUrl of [
+      "http://ledger.example/logo.png",
+      "https://ledger.example/",
+      "https://ledger.example/logo.exe",
+      "data:image/png;base64,AAAA",
+      "https://ledger.example/logo.png.html",
+    ]) {
       const result = parse({ logoUrl });
       expect(result.success, logoUrl).toBe(false);
       expect(result.error?.issues[0]?.path).toEqual(["logoUrl"]);

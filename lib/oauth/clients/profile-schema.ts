@@ -27,7 +27,10 @@ export const clientProfileSchema = z.object({
     .string()
     .trim()
     .max(2000)
-    .refine((v) => v === "" || (httpsUrl(v) !== null && IMAGE_PATH.test(httpsUrl(v)!.pathname)), "must be an https URL of an image (.png, .jpg, .gif, .webp, .svg or .avif)")
+    .refine(
+      (v) => v === "" || (httpsUrl(v) !== null && IMAGE_PATH.test(httpsUrl(v)!.pathname)),
+      "must be an https URL of an image (.png, .jpg, .gif, .webp, .svg or .avif)",
+    )
     .transform(empty),
 });
 

@@ -18,7 +18,7 @@ export function oauthErrorResponse(error: unknown): Response {
   if (error instanceof OAuthError) {
     return oauthJson({ error: error.error, error_description: error.message }, error.status, error.headers);
   }
-  console.error("[oauth] unexpected error", error instanceof Error ? error.stack ?? error.message : error);
+  console.error("[oauth] unexpected error", error instanceof Error ? (error.stack ?? error.message) : error);
   return oauthJson({ error: "server_error", error_description: "The server could not handle the request" }, 500);
 }
 

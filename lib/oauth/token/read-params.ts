@@ -11,7 +11,16 @@ export type OAuthParams = ReadonlyMap<string, string>;
 
 /** Parameters of both endpoints; in JSON any other field is ignored whatever its type (D3). */
 const KNOWN = new Set([
-  "grant_type", "code", "redirect_uri", "code_verifier", "client_id", "client_secret", "refresh_token", "scope", "token", "token_type_hint",
+  "grant_type",
+  "code",
+  "redirect_uri",
+  "code_verifier",
+  "client_id",
+  "client_secret",
+  "refresh_token",
+  "scope",
+  "token",
+  "token_type_hint",
 ]);
 
 async function readCapped(request: Request): Promise<string> {

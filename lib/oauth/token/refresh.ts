@@ -19,8 +19,7 @@ export const REFRESH_GRACE_SECONDS = 60;
 type Outcome = { kind: "issued"; granted: Granted } | { kind: "reused" };
 type TokenRow = NonNullable<Awaited<ReturnType<typeof loadToken>>>;
 
-const loadToken = (tx: Tx, tokenHash: string) =>
-  tx.oAuthRefreshToken.findUnique({ where: { tokenHash }, include: { grant: true } });
+const loadToken = (tx: Tx, tokenHash: string) => tx.oAuthRefreshToken.findUnique({ where: { tokenHash }, include: { grant: true } });
 
 async function rotate(tx: Tx, token: TokenRow): Promise<string> {
   if (token.expiresAt <= new Date()) throw invalidGrant("The refresh token has expired");

@@ -32,9 +32,13 @@ export default async function OrgLayout({ children, params }: { children: ReactN
     <div className="min-h-screen">
       <AppHeader home={`/org/${orgId}`} links={links}>
         <OrgSwitcher current={orgId} options={orgs} />
-        <span className="text-sm text-slate-600" data-testid="signed-in-as">{user.name ?? user.email}</span>
+        <span className="text-sm text-slate-600" data-testid="signed-in-as">
+          {user.name ?? user.email}
+        </span>
         <form action={signOutAction}>
-          <Button type="submit" variant="ghost" className="-ml-4 md:ml-0">Sign out</Button>
+          <Button type="submit" variant="ghost" className="-ml-4 md:ml-0">
+            Sign out
+          </Button>
         </form>
       </AppHeader>
       <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">{children}</main>

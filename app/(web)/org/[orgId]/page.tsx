@@ -21,28 +21,30 @@ export default async function PortalListPage({ params }: { params: Promise<{ org
       ) : (
         // On a phone the table scrolls inside its box; the page itself never gets wider than the screen.
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table className="w-full text-sm">
-          <thead className="bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-4 py-2">Name</th>
-              <th className="px-4 py-2">Workflow state</th>
-              <th className="hidden px-4 py-2 sm:table-cell">Tags</th>
-              <th className="px-4 py-2">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {portals.map((p) => (
-              <tr key={p.id} className="border-t border-slate-100" data-testid="portal-row">
-                <td className="px-4 py-2">
-                  <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>{p.name}</Link>
-                </td>
-                <td className="px-4 py-2">{p.workflowState?.name ?? "—"}</td>
-                <td className="hidden px-4 py-2 sm:table-cell">{p.tags.join(", ")}</td>
-                <td className="px-4 py-2">{p.archived ? "Archived" : "Active"}</td>
+          <table className="w-full text-sm">
+            <thead className="bg-slate-100 text-left text-slate-600">
+              <tr>
+                <th className="px-4 py-2">Name</th>
+                <th className="px-4 py-2">Workflow state</th>
+                <th className="hidden px-4 py-2 sm:table-cell">Tags</th>
+                <th className="px-4 py-2">Status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {portals.map((p) => (
+                <tr key={p.id} className="border-t border-slate-100" data-testid="portal-row">
+                  <td className="px-4 py-2">
+                    <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>
+                      {p.name}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-2">{p.workflowState?.name ?? "—"}</td>
+                  <td className="hidden px-4 py-2 sm:table-cell">{p.tags.join(", ")}</td>
+                  <td className="px-4 py-2">{p.archived ? "Archived" : "Active"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </div>

@@ -42,14 +42,17 @@ describe("the catch-all route", () => {
     expect([put.status, put.headers.get("allow"), put.headers.get("x-ratelimit-remaining")]).toEqual([405, "GET, POST", "9998"]);
   });
 
-  it.each(["/api/v1/portals/%ff%fe", "/api/v1/portals/%ED%A0%80", "/api/v1/tasks/%ff/complete"])("404 not_found JSON for the badly encoded %s, with or without a token", async (raw) => {
-    const ctx = await createApiContext();
-    for (const token of [ctx.token, undefined]) {
-      const res = await callRoute(fallbackGET, { path: fallbackPathname(raw), token });
-      expect(res.status).toBe(404);
-      expect(res.json).toEqual({ error: "not_found", error_description: "No API endpoint at GET this path" });
-      expect(res.headers.get("content-type")).toContain("application/json");
-      expect(res.headers.get("x-ratelimit-limit")).toBe(token ? "10000" : null);
-    }
-  });
+  it.each(["/api/v1/portals/%ff%fe", "/api/v1/portals/%ED%A0%80", "/api/v1/tasks/%ff/complete"])(
+    "404 not_found JSON for the badly encoded %s, with or without a token",
+    async (raw) => {
+      const ctx = await createApiContext();
+      for (const token of [ctx.token, undefined]) {
+        const res = await callRoute(fallbackGET, { path: fallbackPathname(raw), token });
+        expect(res.status).toBe(404);
+        expect(res.json).toEqual({ error: "not_found", error_description: "No API endpoint at GET this path" });
+        expect(res.headers.get("content-type")).toContain("application/json");
+        expect(res.headers.get("x-ratelimit-limit")).toBe(token ? "10000" : null);
+      }
+    },
+  );
 });

@@ -52,7 +52,9 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.json.openapi).toBe("3.1.0");
     expect(res.json.info.version).toBe("1.0.2");
     expect(res.json.paths["/api/v1/me"]?.["get"]).toBeDefined();
-    const oauth = res.json.components.securitySchemes["oauth2"] as { flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: object } } };
+    const oauth = res.json.components.securitySchemes["oauth2"] as {
+      flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: object } };
+    };
     expect(oauth.flows.authorizationCode.authorizationUrl).toMatch(/\/oauth\/authorize$/);
     expect(oauth.flows.authorizationCode.tokenUrl).toMatch(/\/oauth\/token$/);
     expect(Object.keys(oauth.flows.authorizationCode.scopes)).toHaveLength(8);

@@ -73,7 +73,15 @@ describe("GET /api/v1/portals", () => {
         is_template: false,
         web_url: `http://localhost:3000/org/${ctx.org.id}/vault/${portal.id}/folder/main`,
       },
-      expect.objectContaining({ id: empty.id, workflowStateId: null, workflowStateName: null, externalSystemIds: {}, open_task_count: 0, done_task_count: 0, last_activity_at: null }),
+      expect.objectContaining({
+        id: empty.id,
+        workflowStateId: null,
+        workflowStateName: null,
+        externalSystemIds: {},
+        open_task_count: 0,
+        done_task_count: 0,
+        last_activity_at: null,
+      }),
     ]);
   });
 
@@ -156,7 +164,9 @@ describe("POST /api/v1/portals", () => {
     const row = await db.portal.findFirstOrThrow({ where: { id: res.json.id, orgId: ctx.org.id } });
     expect(row.name).toBe("Acme Ltd");
     const events = await db.event.findMany({ where: { orgId: ctx.org.id } });
-    expect(events.map((e) => [e.type, e.portalId, e.data])).toEqual([["portal.created", row.id, { created_by: ctx.user.id, tags: ["vat", "year-end"], is_template: false }]]);
+    expect(events.map((e) => [e.type, e.portalId, e.data])).toEqual([
+      ["portal.created", row.id, { created_by: ctx.user.id, tags: ["vat", "year-end"], is_template: false }],
+    ]);
     const audit = await db.auditLog.findMany({ where: { orgId: ctx.org.id, portalId: row.id } });
     expect(audit.map((a) => [a.action, a.actorUserId, a.oauthClientId])).toEqual([["portal.created", ctx.user.id, ctx.client.id]]);
   });

@@ -324,7 +324,12 @@ describe("ids and scopes", () => {
     const taskId = await newTask(owner);
     const reader = tasksApi((await createApiContext({ scopes: ["task:read"] })).token);
     const writer = tasksApi((await createApiContext({ scopes: ["task:write"] })).token);
-    for (const res of [await reader.create(owner.portal.id, { title: "x" }), await reader.update(taskId, { title: "x" }), await reader.complete(taskId), await writer.list(owner.portal.id)]) {
+    for (const res of [
+      await reader.create(owner.portal.id, { title: "x" }),
+      await reader.update(taskId, { title: "x" }),
+      await reader.complete(taskId),
+      await writer.list(owner.portal.id),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.json.error).toBe("insufficient_scope");
     }

@@ -39,5 +39,4 @@ export function filesApi(token: string) {
   };
 }
 
-export const fileUploadedEvents = (orgId: string) =>
-  db.event.findMany({ where: { orgId, type: "file.uploaded" }, orderBy: { createdAt: "asc" } });
+export const fileUploadedEvents = (orgId: string) => db.event.findMany({ where: { orgId, type: "file.uploaded" }, orderBy: { createdAt: "asc" } });

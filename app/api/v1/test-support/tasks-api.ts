@@ -29,5 +29,4 @@ export function tasksApi(token: string) {
   };
 }
 
-export const eventsOf = (orgId: string, type: string) =>
-  db.event.findMany({ where: { orgId, type }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+export const eventsOf = (orgId: string, type: string) => db.event.findMany({ where: { orgId, type }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

@@ -79,7 +79,12 @@ describe("webhook URLs without OUTBOUND_ALLOW_PRIVATE", () => {
   it("refuses every matrix address on create, update and test send with 400 naming the reason, connecting to nothing", async () => {
     const ctx = await createWebhookContext();
     // Created while its host resolved to a public address (the check uses the injected DNS).
-    const hook = await createWebhook({ viewer: ctx.viewer, url: "https://hooks.public.test/in", events: ["guest.invited"], outboundPolicy: policyResolving(PUBLIC) });
+    const hook = await createWebhook({
+      viewer: ctx.viewer,
+      url: "https://hooks.public.test/in",
+      events: ["guest.invited"],
+      outboundPolicy: policyResolving(PUBLIC),
+    });
     const webhookId = hook.webhook_id;
 
     for (const [url, reason] of matrix()) {
@@ -87,7 +92,13 @@ describe("webhook URLs without OUTBOUND_ALLOW_PRIVATE", () => {
       expect([url, created.status, created.json["error"]]).toEqual([url, 400, "invalid_request"]);
       expect(created.json["error_description"]).toContain(`url: ${reason}`);
 
-      const updated = await callRoute(PATCH, { method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, token: ctx.token, body: { url }, params: { webhookId } });
+      const updated = await callRoute(PATCH, {
+        method: "PATCH",
+        path: `/api/v1/webhooks/${webhookId}`,
+        token: ctx.token,
+        body: { url },
+        params: { webhookId },
+      });
       expect([url, updated.status]).toEqual([url, 400]);
       expect(updated.json["error_description"]).toContain(`url: ${reason}`);
 

@@ -60,7 +60,17 @@ describe("POST /api/v1/webhooks", () => {
     const res = await create(ctx.token, { url: "https://127.0.0.1:8443/in?x=1", events: ["task.completed", "portal.created", "task.completed"] });
 
     expect(res.status).toBe(201);
-    expect(Object.keys(res.json).sort()).toEqual(["created_at", "enabled", "events", "failure_count", "org_id", "secret", "success_count", "url", "webhook_id"]);
+    expect(Object.keys(res.json).sort()).toEqual([
+      "created_at",
+      "enabled",
+      "events",
+      "failure_count",
+      "org_id",
+      "secret",
+      "success_count",
+      "url",
+      "webhook_id",
+    ]);
     expect(res.json).toMatchObject({
       org_id: ctx.org.id,
       url: "https://127.0.0.1:8443/in?x=1",
@@ -112,7 +122,12 @@ describe("POST /api/v1/webhooks", () => {
     const ctx = await createApiContext();
     const other = await createApiContext();
     await db.webhook.createMany({
-      data: Array.from({ length: MAX_WEBHOOKS_PER_ORG - 1 }, (_, i) => ({ orgId: ctx.org.id, url: `https://h${i}.example.com/`, events: ["guest.invited"], secretEncrypted: "x" })),
+      data: Array.from({ length: MAX_WEBHOOKS_PER_ORG - 1 }, (_, i) => ({
+        orgId: ctx.org.id,
+        url: `https://h${i}.example.com/`,
+        events: ["guest.invited"],
+        secretEncrypted: "x",
+      })),
     });
     await createOk(ctx.token);
     const res = await create(ctx.token, { url: "https://127.0.0.1/one-more", events: ["guest.invited"] });

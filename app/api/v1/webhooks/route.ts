@@ -11,6 +11,4 @@ export const GET = apiRoute(listWebhooksOperation, async ({ viewer, query, url }
 });
 
 // POST /api/v1/webhooks - create a webhook (201 with its secret)
-export const POST = apiRoute(createWebhookOperation, async ({ viewer, body }) =>
-  json(await createWebhook({ viewer, ...body }), 201),
-);
+export const POST = apiRoute(createWebhookOperation, async ({ viewer, body }) => json(await createWebhook({ viewer, ...body }), 201));

@@ -149,8 +149,15 @@ describe("PATCH externalSystemIds", () => {
     const portal = await createTestPortal({ orgId: ctx.org.id });
     const api = portalApi(ctx.token);
     expect((await api.patch(portal.id, { externalSystemIds: { karbon: "K-1", xero: "X-1" } })).json.externalSystemIds).toEqual({ karbon: "K-1", xero: "X-1" });
-    expect((await api.patch(portal.id, { externalSystemIds: { hubspot: "H-1" } })).json.externalSystemIds).toEqual({ hubspot: "H-1", karbon: "K-1", xero: "X-1" });
-    expect((await api.patch(portal.id, { externalSystemIds: { xero: null, unknown: null, karbon: "K-2" } })).json.externalSystemIds).toEqual({ hubspot: "H-1", karbon: "K-2" });
+    expect((await api.patch(portal.id, { externalSystemIds: { hubspot: "H-1" } })).json.externalSystemIds).toEqual({
+      hubspot: "H-1",
+      karbon: "K-1",
+      xero: "X-1",
+    });
+    expect((await api.patch(portal.id, { externalSystemIds: { xero: null, unknown: null, karbon: "K-2" } })).json.externalSystemIds).toEqual({
+      hubspot: "H-1",
+      karbon: "K-2",
+    });
     const audit = await auditOf(ctx.org.id);
     expect(audit.map((a) => [a.action, a.metadata])).toEqual([
       ["portal.external_ids_changed", { set: { karbon: "K-1", xero: "X-1" }, removed: [] }],
@@ -197,7 +204,10 @@ describe("PATCH externalSystemIds", () => {
     const ctx = await createApiContext({ scopes: ["portal:write"] });
     const portal = await createTestPortal({ orgId: ctx.org.id });
     const long = "v".repeat(256);
-    const res = await portalApi(ctx.token).patch(portal.id, { externalSystemIds: { karbon: long, Partner: "012345" }, partner_link: { status: "linked", customer_id: "999999" } });
+    const res = await portalApi(ctx.token).patch(portal.id, {
+      externalSystemIds: { karbon: long, Partner: "012345" },
+      partner_link: { status: "linked", customer_id: "999999" },
+    });
     expect(res.status).toBe(200);
     expect(res.json.externalSystemIds).toEqual({ karbon: long, Partner: "012345" });
     // Without the partner integration connected, no link applies and nothing is started.
@@ -307,7 +317,9 @@ describe("PATCH partner id with the partner integration connected", () => {
     const saved = await api.patch(portal.id, { externalSystemIds: { partner: "123456" } });
     expect(saved.status).toBe(200);
     expect(saved.json.partner_link).toEqual({ status: "verifying", customer_id: "123456", error: expect.any(String) });
-    expect((await eventsOf(ctx.org.id)).map((e) => [e.type, e.data])).toEqual([["partner.link_changed", { customer_id: "123456", previous_customer_id: null }]]);
+    expect((await eventsOf(ctx.org.id)).map((e) => [e.type, e.data])).toEqual([
+      ["partner.link_changed", { customer_id: "123456", previous_customer_id: null }],
+    ]);
 
     // The same id again while verifying (or linked) starts nothing new.
     await api.patch(portal.id, { externalSystemIds: { partner: "123456" } });
@@ -353,7 +365,12 @@ describe("PATCH partner id with the partner integration connected", () => {
     });
 
     await db.partnerLink.update({ where: { portalId: portal.id }, data: { status: "not_found", error: "No such customer" } });
-    expect((await api.get(portal.id)).json.partner_link).toEqual({ status: "not_found", customer_id: "123456", verified_at: verifiedAt.toISOString(), error: "No such customer" });
+    expect((await api.get(portal.id)).json.partner_link).toEqual({
+      status: "not_found",
+      customer_id: "123456",
+      verified_at: verifiedAt.toISOString(),
+      error: "No such customer",
+    });
     const again = await api.patch(portal.id, { externalSystemIds: { partner: "123456" } });
     expect(again.json.partner_link).toMatchObject({ status: "verifying", customer_id: "123456" });
     expect(await db.event.count({ where: { orgId: ctx.org.id, type: "partner.link_changed" } })).toBe(2);

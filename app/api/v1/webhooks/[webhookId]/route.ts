@@ -9,6 +9,4 @@ export const PATCH = apiRoute(updateWebhookOperation, async ({ viewer, params, b
 );
 
 // DELETE /api/v1/webhooks/{webhookId} - delete it; deliveries stop, the secret is gone
-export const DELETE = apiRoute(deleteWebhookOperation, async ({ viewer, params }) =>
-  json(await deleteWebhook({ viewer, webhookId: params.webhookId })),
-);
+export const DELETE = apiRoute(deleteWebhookOperation, async ({ viewer, params }) => json(await deleteWebhook({ viewer, webhookId: params.webhookId })));

@@ -29,14 +29,20 @@ function formValues(formData: FormData): ClientFormValues {
  * redirect URIs is wrong rather than a field path like redirectUris.1.
  */
 function parseClientForm(form: z.output<typeof clientForm>): { data: ClientInput } | { field: string; message: string } {
-  const redirectUris = form.redirect_uris.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const redirectUris = form.redirect_uris
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const parsed = clientInputSchema.safeParse({ name: form.name, redirectUris, allowedScopes: form.allowed_scope });
   if (parsed.success) return { data: parsed.data };
   const issue = parsed.error.issues[0];
   const [field, index] = issue?.path ?? [];
   const message = issue?.message ?? "is invalid";
   if (field === "redirectUris") {
-    return { field: "redirect_uris", message: typeof index === "number" ? `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` : `Redirect URIs ${message}.` };
+    return {
+      field: "redirect_uris",
+      message: typeof index === "number" ? `Redirect URI on line ${index + 1} (${redirectUris[index]}) ${message}.` : `Redirect URIs ${message}.`,
+    };
   }
   return field === "name" ? { field: "name", message: `Name ${message}.` } : { field: "allowed_scope", message: `Allowed scopes ${message}.` };
 }

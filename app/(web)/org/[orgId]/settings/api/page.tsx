@@ -15,7 +15,9 @@ function Notice({ children }: { children: string }) {
   return (
     <div>
       <h1 className="mb-6 text-2xl font-semibold">API settings</h1>
-      <Card><p className="text-slate-700">{children}</p></Card>
+      <Card>
+        <p className="text-slate-700">{children}</p>
+      </Card>
     </div>
   );
 }
@@ -36,8 +38,8 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
       <div>
         <h1 className="text-2xl font-semibold">API settings</h1>
         <p className="mt-1 text-sm text-slate-600">
-          OAuth clients let other software use the Client Portals API for this organization, with the scopes you allow.
-          Members approve each app on a consent screen.
+          OAuth clients let other software use the Client Portals API for this organization, with the scopes you allow. Members approve each app on a consent
+          screen.
         </p>
       </div>
       <Card title="Create a client">

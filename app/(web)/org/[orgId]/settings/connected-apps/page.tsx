@@ -37,10 +37,16 @@ export default async function ConnectedAppsPage({ params }: { params: Promise<{ 
               <li key={g.id} className="flex flex-wrap items-center justify-between gap-4 py-3" data-testid="connected-app" aria-label={g.clientName}>
                 <div className="text-sm">
                   <p className="font-semibold">{g.clientName}</p>
-                  <p><code data-testid="grant-scopes">{g.scopes.join(" ")}</code></p>
+                  <p>
+                    <code data-testid="grant-scopes">{g.scopes.join(" ")}</code>
+                  </p>
                   <p className="text-slate-600">
                     Connected <time dateTime={g.createdAt.toISOString()}>{dateFormat.format(g.createdAt)}</time>
-                    {g.lastUsedAt ? <>, last used <time dateTime={g.lastUsedAt.toISOString()}>{dateFormat.format(g.lastUsedAt)}</time></> : null}
+                    {g.lastUsedAt ? (
+                      <>
+                        , last used <time dateTime={g.lastUsedAt.toISOString()}>{dateFormat.format(g.lastUsedAt)}</time>
+                      </>
+                    ) : null}
                   </p>
                 </div>
                 <RevokeGrant grantId={g.id} appName={g.clientName} action={revoke} />

@@ -74,7 +74,9 @@ describe("/org/[orgId]/settings/webhooks", () => {
     const html = await render(WebhooksPage({ params: Promise.resolve({ orgId: ctx.org.id }) }));
     expect(html).toContain("Only administrators");
     expect(html).not.toContain(r.url);
-    await expect(createWebhookAction(ctx.org.id, {}, form({ url: r.url, events: ["guest.invited"] }))).resolves.toMatchObject({ error: expect.stringContaining("admin") });
+    await expect(createWebhookAction(ctx.org.id, {}, form({ url: r.url, events: ["guest.invited"] }))).resolves.toMatchObject({
+      error: expect.stringContaining("admin"),
+    });
   });
 
   it("creates, edits, tests and deletes through the actions", async () => {
@@ -87,7 +89,9 @@ describe("/org/[orgId]/settings/webhooks", () => {
     expect(badUrl.values?.url).toBe("ftp://example.com/hook");
     expect(await db.webhook.count({ where: { orgId } })).toBe(0);
 
-    expect(await createWebhookAction(orgId, {}, form({ url: r.url, events: ["file.uploaded", "task.completed"] }))).toMatchObject({ saved: expect.any(Number) });
+    expect(await createWebhookAction(orgId, {}, form({ url: r.url, events: ["file.uploaded", "task.completed"] }))).toMatchObject({
+      saved: expect.any(Number),
+    });
     const [row] = await db.webhook.findMany({ where: { orgId } });
     expect(row).toMatchObject({ url: r.url, events: ["file.uploaded", "task.completed"], enabled: true });
 
@@ -115,6 +119,8 @@ describe("/org/[orgId]/settings/webhooks", () => {
 
     const other = await createWebhookContext();
     const theirs = await addWebhook(other, r.url);
-    await expect(render(WebhookDeliveriesPage({ params: Promise.resolve({ orgId: ctx.org.id, webhookId: theirs.webhook_id }) }))).rejects.toThrow(/NEXT_HTTP_ERROR_FALLBACK;404/);
+    await expect(render(WebhookDeliveriesPage({ params: Promise.resolve({ orgId: ctx.org.id, webhookId: theirs.webhook_id }) }))).rejects.toThrow(
+      /NEXT_HTTP_ERROR_FALLBACK;404/,
+    );
   });
 });

@@ -34,9 +34,9 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
       <div>
         <h1 className="text-2xl font-semibold">Webhooks</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Client Portals POSTs a signed JSON body to each endpoint for the events it subscribes to, retrying a failed delivery 3 times
-          (after 30 s, 2 min and 8 min). Verify the <code>X-Webhook-Signature</code> header: the lowercase hex HMAC-SHA256 of the raw body,
-          keyed with the signing secret. At most {MAX_WEBHOOKS_PER_ORG} webhooks.
+          Client Portals POSTs a signed JSON body to each endpoint for the events it subscribes to, retrying a failed delivery 3 times (after 30 s, 2 min and 8
+          min). Verify the <code>X-Webhook-Signature</code> header: the lowercase hex HMAC-SHA256 of the raw body, keyed with the signing secret. At most{" "}
+          {MAX_WEBHOOKS_PER_ORG} webhooks.
         </p>
       </div>
       <Card title="Add a webhook">
@@ -51,29 +51,41 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
               <li key={w.webhook_id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="webhook" aria-label={w.url}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <code className="break-all font-semibold">{w.url}</code>
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
+                  >
                     {w.enabled ? "Enabled" : "Disabled"}
                   </span>
                 </div>
                 <dl className="grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1 text-sm">
                   <dt className="text-slate-600">Events</dt>
-                  <dd><code>{w.events.join(" ")}</code></dd>
+                  <dd>
+                    <code>{w.events.join(" ")}</code>
+                  </dd>
                   <dt className="text-slate-600">Deliveries</dt>
-                  <dd data-testid="webhook-counters">{w.success_count} succeeded, {w.failure_count} failed</dd>
+                  <dd data-testid="webhook-counters">
+                    {w.success_count} succeeded, {w.failure_count} failed
+                  </dd>
                   <dt className="text-slate-600">Created</dt>
-                  <dd><time dateTime={w.created_at.toISOString()}>{dateFormat.format(w.created_at)}</time></dd>
+                  <dd>
+                    <time dateTime={w.created_at.toISOString()}>{dateFormat.format(w.created_at)}</time>
+                  </dd>
                   <dt className="text-slate-600">Signing secret</dt>
                   <dd>
                     <details>
                       <summary className="cursor-pointer text-brand">Show</summary>
                       <div className="mt-1 flex flex-wrap items-center gap-2">
-                        <code className="break-all" data-testid="webhook-secret">{w.secret}</code>
+                        <code className="break-all" data-testid="webhook-secret">
+                          {w.secret}
+                        </code>
                         <CopyButton value={w.secret} label={`Copy the signing secret of ${w.url}`} />
                       </div>
                     </details>
                   </dd>
                 </dl>
-                <Link href={`/org/${orgId}/settings/webhooks/${w.webhook_id}`} className="text-sm text-brand hover:underline">Delivery log</Link>
+                <Link href={`/org/${orgId}/settings/webhooks/${w.webhook_id}`} className="text-sm text-brand hover:underline">
+                  Delivery log
+                </Link>
                 <WebhookActions
                   webhookId={w.webhook_id}
                   url={w.url}

@@ -82,7 +82,12 @@ describe("two-step upload", () => {
     expect(await objectBytes(fileStorageKey(ctx.org.id, fileId))).toEqual(bytes);
 
     const row = await db.fileEntry.findUniqueOrThrow({ where: { id: fileId } });
-    expect(row).toMatchObject({ status: "registered", pendingExpiresAt: null, uploadedViaClientId: ctx.client.id, storageKey: fileStorageKey(ctx.org.id, fileId) });
+    expect(row).toMatchObject({
+      status: "registered",
+      pendingExpiresAt: null,
+      uploadedViaClientId: ctx.client.id,
+      storageKey: fileStorageKey(ctx.org.id, fileId),
+    });
     // Linked to the task, which stays open.
     expect((await db.task.findUniqueOrThrow({ where: { id: task.id } })).status).toBe("Open");
     expect((await db.portal.findUniqueOrThrow({ where: { id: ctx.portal.id } })).lastActivityAt).toEqual(row.registeredAt);
@@ -150,7 +155,11 @@ describe("two-step upload", () => {
     const complete = (extra: object = {}) => ctx.api.complete(ctx.portal.id, { file_id: fileId, filename: "a.pdf", ...extra });
 
     const early = await complete();
-    expect([early.status, early.json.error, early.json.error_description]).toEqual([400, "invalid_request", expect.stringMatching(/^file_id: No bytes were uploaded/)]);
+    expect([early.status, early.json.error, early.json.error_description]).toEqual([
+      400,
+      "invalid_request",
+      expect.stringMatching(/^file_id: No bytes were uploaded/),
+    ]);
 
     await put(started.json.upload_url, "123456789", "application/pdf"); // 9 bytes, 10 announced
     const short = await complete();
@@ -163,7 +172,10 @@ describe("two-step upload", () => {
     // The embedded S3 does not enforce the signed Content-Type; completion does.
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: fileStorageKey(ctx.org.id, fileId), Body: "1234567890", ContentType: "text/html" }));
     const html = await complete();
-    expect([html.status, html.json.error_description]).toEqual([400, expect.stringMatching(/^file_id: The bytes were uploaded with Content-Type "text\/html"/)]);
+    expect([html.status, html.json.error_description]).toEqual([
+      400,
+      expect.stringMatching(/^file_id: The bytes were uploaded with Content-Type "text\/html"/),
+    ]);
 
     await put(started.json.upload_url, "1234567890", "application/pdf");
     await db.fileEntry.update({ where: { id: fileId }, data: { pendingExpiresAt: new Date(Date.now() - 1000) } });
@@ -180,7 +192,10 @@ describe("two-step upload", () => {
     const other = await createTestPortal({ orgId: ctx.org.id });
     const started = await ctx.api.upload(other.id, { filename: "a.txt", contentType: "text/plain" });
     await put(started.json.upload_url, "x", "text/plain");
-    for (const body of [{ file_id: started.json.file_id, filename: "a.txt" }, { file_id: "00000000-0000-4000-8000-000000000000", filename: "a.txt" }]) {
+    for (const body of [
+      { file_id: started.json.file_id, filename: "a.txt" },
+      { file_id: "00000000-0000-4000-8000-000000000000", filename: "a.txt" },
+    ]) {
       const res = await ctx.api.complete(ctx.portal.id, body);
       expect([res.status, res.json.error_description]).toEqual([400, "file_id: No upload with this id in this portal"]);
     }
@@ -241,7 +256,9 @@ describe("POST files: request checks", () => {
     const foreignPortal = await createTestPortal({ orgId: foreignOrg.id });
     const elsewhereFolder = await createTestFolder({ orgId: ctx.org.id, portalId: otherPortal.id });
     const foreignFolder = await createTestFolder({ orgId: foreignOrg.id, portalId: foreignPortal.id });
-    const deletedFolder = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, isFolder: true, name: "Old", deletedAt: new Date() } });
+    const deletedFolder = await db.fileEntry.create({
+      data: { orgId: ctx.org.id, portalId: ctx.portal.id, isFolder: true, name: "Old", deletedAt: new Date() },
+    });
     const aFile = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "a.txt", size: 1, registeredAt: new Date() } });
     const elsewhereTask = await db.task.create({ data: { orgId: ctx.org.id, portalId: otherPortal.id, title: "T" } });
     const deletedTask = await db.task.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, title: "T", deletedAt: new Date() } });
@@ -286,13 +303,38 @@ describe("GET files", () => {
   it("lists registered, not deleted files and folders flat, with D10 fields, paged by created_at then id", async () => {
     const ctx = await context();
     const base = Date.now() - 60_000;
-    const folder = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, isFolder: true, name: "Tax", createdAt: new Date(base), registeredAt: new Date(base) } });
-    const inFolder = await db.fileEntry.create({
-      data: { orgId: ctx.org.id, portalId: ctx.portal.id, parentId: folder.id, name: "w2.pdf", extension: "pdf", size: 42, contentType: "application/pdf", uploadedById: ctx.user.id, createdAt: new Date(base + 1), registeredAt: new Date(base + 2) },
+    const folder = await db.fileEntry.create({
+      data: { orgId: ctx.org.id, portalId: ctx.portal.id, isFolder: true, name: "Tax", createdAt: new Date(base), registeredAt: new Date(base) },
     });
-    const root = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "id.png", extension: "png", size: 7, createdAt: new Date(base + 3), registeredAt: new Date(base + 3) } });
+    const inFolder = await db.fileEntry.create({
+      data: {
+        orgId: ctx.org.id,
+        portalId: ctx.portal.id,
+        parentId: folder.id,
+        name: "w2.pdf",
+        extension: "pdf",
+        size: 42,
+        contentType: "application/pdf",
+        uploadedById: ctx.user.id,
+        createdAt: new Date(base + 1),
+        registeredAt: new Date(base + 2),
+      },
+    });
+    const root = await db.fileEntry.create({
+      data: {
+        orgId: ctx.org.id,
+        portalId: ctx.portal.id,
+        name: "id.png",
+        extension: "png",
+        size: 7,
+        createdAt: new Date(base + 3),
+        registeredAt: new Date(base + 3),
+      },
+    });
     await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "gone.txt", deletedAt: new Date() } });
-    await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "pending.txt", status: "pending", pendingExpiresAt: new Date(Date.now() + 3600_000) } });
+    await db.fileEntry.create({
+      data: { orgId: ctx.org.id, portalId: ctx.portal.id, name: "pending.txt", status: "pending", pendingExpiresAt: new Date(Date.now() + 3600_000) },
+    });
     const otherPortal = await createTestPortal({ orgId: ctx.org.id });
     await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: otherPortal.id, name: "elsewhere.txt" } });
 

@@ -36,9 +36,12 @@ async function setup() {
     const id = crypto.randomUUID();
     const storageKey = fileStorageKey(org.id, id);
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: `bytes of ${name}` }));
-    return db.fileEntry.create({ data: { id, orgId: org.id, portalId: portal.id, parentId, name, size: 8, storageKey, uploadedById, registeredAt: new Date() } });
+    return db.fileEntry.create({
+      data: { id, orgId: org.id, portalId: portal.id, parentId, name, size: 8, storageKey, uploadedById, registeredAt: new Date() },
+    });
   };
-  const audit = async () => (await db.auditLog.findMany({ where: { orgId: org.id }, orderBy: { createdAt: "asc" } })).map((a) => [a.action, a.targetId, a.actorUserId]);
+  const audit = async () =>
+    (await db.auditLog.findMany({ where: { orgId: org.id }, orderBy: { createdAt: "asc" } })).map((a) => [a.action, a.targetId, a.actorUserId]);
   return { org, member, portal, viewer, file, audit };
 }
 
@@ -58,8 +61,12 @@ describe("folders", () => {
     expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "   " }))).toBe("invalid_request: name: Must not be empty");
     const other = await createTestPortal({ orgId: org.id });
     const foreign = await createFolder({ viewer, portalId: other.id, name: "Elsewhere" });
-    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: foreign.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
-    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: "not-a-uuid" }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: foreign.id }))).toBe(
+      "invalid_request: parentId: Not a folder of this portal",
+    );
+    expect(await outcomeOf(createFolder({ viewer, portalId: portal.id, name: "X", parentId: "not-a-uuid" }))).toBe(
+      "invalid_request: parentId: Not a folder of this portal",
+    );
     expect(await db.fileEntry.count({ where: { portalId: portal.id } })).toBe(2);
   });
 });
@@ -94,13 +101,19 @@ describe("rename and move", () => {
     const refused = "invalid_request: parentId: A folder cannot be moved into itself or one of its folders";
     expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: a.id }))).toBe(refused);
     expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: c.id }))).toBe(refused);
-    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: f.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: a.id, parentId: f.id }))).toBe(
+      "invalid_request: parentId: Not a folder of this portal",
+    );
     const gone = await createFolder({ viewer, portalId: portal.id, name: "Gone" });
     await deleteEntry({ viewer, portalId: portal.id, fileId: gone.id });
-    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: gone.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: gone.id }))).toBe(
+      "invalid_request: parentId: Not a folder of this portal",
+    );
     const other = await createTestPortal({ orgId: org.id });
     const there = await createFolder({ viewer, portalId: other.id, name: "There" });
-    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: there.id }))).toBe("invalid_request: parentId: Not a folder of this portal");
+    expect(await outcomeOf(moveEntry({ viewer, portalId: portal.id, fileId: f.id, parentId: there.id }))).toBe(
+      "invalid_request: parentId: Not a folder of this portal",
+    );
     // The entry must be of the portal named.
     expect(await outcomeOf(moveEntry({ viewer, portalId: other.id, fileId: f.id, parentId: null }))).toBe("not_found: File not found");
 
@@ -126,7 +139,9 @@ describe("delete, recently deleted, restore", () => {
     const apiViewer = await getUserViewer(ctx.user.id, ctx.org.id);
     const folder = await createFolder({ viewer: apiViewer, portalId: apiPortal.id, name: "Statements" });
     const sub = await createFolder({ viewer: apiViewer, portalId: apiPortal.id, name: "2026", parentId: folder.id });
-    const inside = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: apiPortal.id, parentId: sub.id, name: "jan.pdf", registeredAt: new Date() } });
+    const inside = await db.fileEntry.create({
+      data: { orgId: ctx.org.id, portalId: apiPortal.id, parentId: sub.id, name: "jan.pdf", registeredAt: new Date() },
+    });
     const outside = await db.fileEntry.create({ data: { orgId: ctx.org.id, portalId: apiPortal.id, name: "keep.pdf", registeredAt: new Date() } });
     const api = filesApi(ctx.token);
     expect((await api.list(apiPortal.id)).json.map((f) => f.id)).toEqual([folder.id, sub.id, inside.id, outside.id]);
@@ -181,7 +196,17 @@ describe("delete, recently deleted, restore", () => {
     // A pending upload that was aimed at the old folder goes with it, object included.
     const pendingId = crypto.randomUUID();
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: fileStorageKey(org.id, pendingId), Body: "half" }));
-    await db.fileEntry.create({ data: { id: pendingId, orgId: org.id, portalId: portal.id, parentId: folder.id, name: "p.txt", status: "pending", storageKey: fileStorageKey(org.id, pendingId) } });
+    await db.fileEntry.create({
+      data: {
+        id: pendingId,
+        orgId: org.id,
+        portalId: portal.id,
+        parentId: folder.id,
+        name: "p.txt",
+        status: "pending",
+        storageKey: fileStorageKey(org.id, pendingId),
+      },
+    });
 
     expect((await listRecentlyDeleted({ viewer, portalId: portal.id })).map((e) => e.id)).toEqual([recent.id]);
     expect(await outcomeOf(restoreEntry({ viewer, portalId: portal.id, fileId: loose.id }))).toBe("not_found: File not found");
@@ -209,7 +234,9 @@ describe("delete, recently deleted, restore", () => {
     const firms = await file("firm.txt");
     expect(await outcomeOf(deleteEntry({ viewer: guest, portalId: portal.id, fileId: firms.id }))).toBe("not_found: File not found");
     expect(await deleteEntry({ viewer: guest, portalId: portal.id, fileId: own.id })).toEqual({ deleted: 1 });
-    expect(await outcomeOf(restoreEntry({ viewer: guest, portalId: portal.id, fileId: own.id }))).toBe("forbidden: Guests of this portal may not organize its files");
+    expect(await outcomeOf(restoreEntry({ viewer: guest, portalId: portal.id, fileId: own.id }))).toBe(
+      "forbidden: Guests of this portal may not organize its files",
+    );
     expect(await outcomeOf(listRecentlyDeleted({ viewer: guest, portalId: portal.id }))).toBe("forbidden: Guests of this portal may not organize its files");
     await restoreEntry({ viewer: systemViewer(org.id), portalId: portal.id, fileId: own.id });
     expect(await db.fileEntry.count({ where: { portalId: portal.id, deletedAt: null } })).toBe(2);

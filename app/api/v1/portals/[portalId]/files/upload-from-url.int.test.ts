@@ -215,7 +215,12 @@ describe("one-step upload from file_url", () => {
     ];
     for (const url of privateUrls) {
       const res = await ctx.api.upload(ctx.portal.id, { filename: "a.txt", file_url: url });
-      expect([url, res.status, res.json.error, res.json.error_description]).toEqual([url, 400, "invalid_request", "file_url: The host is not a public address"]);
+      expect([url, res.status, res.json.error, res.json.error_description]).toEqual([
+        url,
+        400,
+        "invalid_request",
+        "file_url: The host is not a public address",
+      ]);
     }
     for (const url of [`http://127.0.0.1:${p}/f`, "http://example.com/f", "ftp://example.com/f", "file:///etc/passwd"]) {
       const res = await ctx.api.upload(ctx.portal.id, { filename: "a.txt", file_url: url });
@@ -238,7 +243,14 @@ describe("one-step upload from file_url", () => {
     // http is allowed: only the address rule refuses the second hop.
     const policy = { allowPrivate: false, allowHttp: true, publicEndpoints: [`127.0.0.1:${open.port}`] };
     const error = await uploadFromUrl({
-      viewer: viewerFromApiAuth({ orgId: ctx.org.id, userId: ctx.user.id, role: "admin", clientId: ctx.client.clientId, clientRecordId: ctx.client.id, scopes: ctx.grant.scopes.filter(isScope) }),
+      viewer: viewerFromApiAuth({
+        orgId: ctx.org.id,
+        userId: ctx.user.id,
+        role: "admin",
+        clientId: ctx.client.clientId,
+        clientRecordId: ctx.client.id,
+        scopes: ctx.grant.scopes.filter(isScope),
+      }),
       portalId: ctx.portal.id,
       filename: "a.txt",
       fileUrl: `${open.url}/start`,

@@ -45,7 +45,12 @@ async function inviteAndReceive(email: string, name?: string) {
   const ctx = await createApiContext({ scopes: ["guest:invite"] });
   const portal = await createTestPortal({ orgId: ctx.org.id, name: "Annual accounts" });
   const before = sink.messages.length;
-  const res = await callRoute(inviteRoute, { path: `/api/v1/portals/${portal.id}/guests`, token: ctx.token, body: { email, name }, params: { portalId: portal.id } });
+  const res = await callRoute(inviteRoute, {
+    path: `/api/v1/portals/${portal.id}/guests`,
+    token: ctx.token,
+    body: { email, name },
+    params: { portalId: portal.id },
+  });
   expect(res.status).toBe(201);
   const queued = await db.event.findMany({ where: { orgId: ctx.org.id, type: "email.queued" } });
   expect(queued).toHaveLength(1);
@@ -65,7 +70,14 @@ describe("invitation email over SMTP and the accept flow", () => {
     const { ctx, portal, token, body } = await inviteAndReceive("new.guest@client.io", "New Guest");
     expect(body).toContain("Annual accounts");
 
-    expect(await findInvitation(token)).toMatchObject({ status: "valid", orgId: ctx.org.id, portalId: portal.id, email: "new.guest@client.io", hasPassword: false, userName: "New Guest" });
+    expect(await findInvitation(token)).toMatchObject({
+      status: "valid",
+      orgId: ctx.org.id,
+      portalId: portal.id,
+      email: "new.guest@client.io",
+      hasPassword: false,
+      userName: "New Guest",
+    });
     expect(await errorOf(acceptInvitationAsNewUser({ token, name: "New Guest", password: "short" }))).toMatchObject({ code: "invalid_request" });
 
     const accepted = await acceptInvitationAsNewUser({ token, name: " Nora Guest ", password: "a-long-password" });
@@ -91,7 +103,10 @@ describe("invitation email over SMTP and the accept flow", () => {
     expect((await db.user.findUniqueOrThrow({ where: { id: existing.id } })).passwordHash).toBe(existing.passwordHash);
 
     const other = await createTestUser();
-    expect(await errorOf(acceptInvitationAsUser({ token, userId: other.id }))).toMatchObject({ code: "forbidden", message: `This invitation is for ${existing.email}` });
+    expect(await errorOf(acceptInvitationAsUser({ token, userId: other.id }))).toMatchObject({
+      code: "forbidden",
+      message: `This invitation is for ${existing.email}`,
+    });
     expect(await findInvitation(token)).toMatchObject({ status: "valid" });
 
     expect(await acceptInvitationAsUser({ token, userId: existing.id })).toMatchObject({ portalId: portal.id });
@@ -104,7 +119,9 @@ describe("invitation email over SMTP and the accept flow", () => {
     expect(await findInvitation(token)).toMatchObject({ status: "expired" });
     expect(await errorOf(acceptInvitationAsNewUser({ token, name: "Late", password: "a-long-password" }))).toMatchObject({ code: "invalid_request" });
     expect(await findInvitation("not-a-token")).toEqual({ status: "unknown" });
-    expect(await errorOf(acceptInvitationAsNewUser({ token: "not-a-token", name: "X", password: "a-long-password" }))).toMatchObject({ code: "invalid_request" });
+    expect(await errorOf(acceptInvitationAsNewUser({ token: "not-a-token", name: "X", password: "a-long-password" }))).toMatchObject({
+      code: "invalid_request",
+    });
     expect((await db.user.findUniqueOrThrow({ where: { email: "late@client.io" } })).passwordHash).toBeNull();
   });
 });

@@ -30,14 +30,22 @@ async function state(orgId: string) {
 describe("POST /api/v1/portals/{portalId}/guests", () => {
   it("invites one guest: a user without password, default permissions, an invitation, an email, guest.invited and an audit row", async () => {
     const { ctx, portal } = await setup();
-    await db.organization.update({ where: { id: ctx.org.id }, data: { defaultGuestPermissions: { view: true, download: false, upload: true, delete: false } } });
+    await db.organization.update({
+      where: { id: ctx.org.id },
+      data: { defaultGuestPermissions: { view: true, download: false, upload: true, delete: false } },
+    });
     const res = await invite(ctx.token, portal.id, { email: " Jane@Client.IO ", name: " Jane Client " });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ success: true, invited_count: 1, message: "Invited 1 guest" });
 
     const s = await state(ctx.org.id);
     expect(s.guests).toHaveLength(1);
-    expect(s.guests[0]).toMatchObject({ portalId: portal.id, invitedById: ctx.user.id, acceptedAt: null, permissions: { view: true, download: false, upload: true, delete: false } });
+    expect(s.guests[0]).toMatchObject({
+      portalId: portal.id,
+      invitedById: ctx.user.id,
+      acceptedAt: null,
+      permissions: { view: true, download: false, upload: true, delete: false },
+    });
     expect(s.guests[0]!.user).toMatchObject({ email: "jane@client.io", name: "Jane Client", passwordHash: null });
     expect(s.invitations).toHaveLength(1);
     expect(s.invitations[0]).toMatchObject({ portalId: portal.id, email: "jane@client.io", acceptedAt: null });
@@ -47,7 +55,9 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     expect(s.emails[0]).toMatchObject({ to: "jane@client.io", template: "invitation", status: "captured", subject: "You are invited to Smith & Co 2025" });
     expect(s.emails[0]!.text).toMatch(/http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}/);
     expect(s.emails[0]!.html).toContain("Smith &amp; Co 2025");
-    expect(s.events.map((e) => [e.portalId, e.data])).toEqual([[portal.id, { guest_email: "jane@client.io", guest_name: "Jane Client", invited_by: ctx.user.id }]]);
+    expect(s.events.map((e) => [e.portalId, e.data])).toEqual([
+      [portal.id, { guest_email: "jane@client.io", guest_name: "Jane Client", invited_by: ctx.user.id }],
+    ]);
     expect(s.audit.map((a) => [a.action, a.actorUserId, a.oauthClientId])).toEqual([["guest.invited", ctx.user.id, ctx.client.id]]);
   });
 
@@ -96,21 +106,27 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     expect([ok.status, ok.json.invited_count]).toEqual([201, 100]);
   });
 
-  it.each([[{}, "email: Required"], [{ email: "" }, 'email: Invalid email address ""'], [{ emails: [] }, "email: Required"], [{ email: 7 }, "email: "], [{ emails: ["a@x.io"], names: ["A", "B"] }, "names: More names than emails"]])(
-    "refuses %j with 400",
-    async (body, description) => {
-      const { ctx, portal } = await setup();
-      const res = await invite(ctx.token, portal.id, body);
-      expect([res.status, res.json.error]).toEqual([400, "invalid_request"]);
-      expect(res.json.error_description!.startsWith(description)).toBe(true);
-    },
-  );
+  it.each([
+    [{}, "email: Required"],
+    [{ email: "" }, 'email: Invalid email address ""'],
+    [{ emails: [] }, "email: Required"],
+    [{ email: 7 }, "email: "],
+    [{ emails: ["a@x.io"], names: ["A", "B"] }, "names: More names than emails"],
+  ])("refuses %j with 400", async (body, description) => {
+    const { ctx, portal } = await setup();
+    const res = await invite(ctx.token, portal.id, body);
+    expect([res.status, res.json.error]).toEqual([400, "invalid_request"]);
+    expect(res.json.error_description!.startsWith(description)).toBe(true);
+  });
 
   it("re-invites: the same guest row and permissions, lastInvitedAt moved, a new invitation and email, guest.invited again", async () => {
     const { ctx, portal } = await setup();
     await invite(ctx.token, portal.id, { email: "again@x.io" });
     const first = await state(ctx.org.id);
-    await db.organization.update({ where: { id: ctx.org.id }, data: { defaultGuestPermissions: { view: true, download: false, upload: false, delete: false } } });
+    await db.organization.update({
+      where: { id: ctx.org.id },
+      data: { defaultGuestPermissions: { view: true, download: false, upload: false, delete: false } },
+    });
     const res = await invite(ctx.token, portal.id, { emails: ["AGAIN@x.io"] });
     expect([res.status, res.json.invited_count]).toEqual([201, 1]);
     const s = await state(ctx.org.id);
@@ -150,7 +166,11 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     const portal = await createTestPortal({ orgId: ctx.org.id });
     const res = await invite(ctx.token, portal.id, { email: "x@x.io" });
     expect([res.status, res.json.error]).toEqual([403, "insufficient_scope"]);
-    const anonymous = await callRoute<Answer>(POST, { path: `/api/v1/portals/${portal.id}/guests`, body: { email: "x@x.io" }, params: { portalId: portal.id } });
+    const anonymous = await callRoute<Answer>(POST, {
+      path: `/api/v1/portals/${portal.id}/guests`,
+      body: { email: "x@x.io" },
+      params: { portalId: portal.id },
+    });
     expect(anonymous.status).toBe(401);
     expect(await db.portalGuest.count({ where: { portalId: portal.id } })).toBe(0);
   });

@@ -54,7 +54,15 @@ type Delivery = {
   attempt_count: number;
   created_at: string;
   completed_at: string | null;
-  attempts: { number: number; started_at: string; duration_ms: number; status_code: number | null; success: boolean; error: string | null; response_body: string | null }[];
+  attempts: {
+    number: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    success: boolean;
+    error: string | null;
+    response_body: string | null;
+  }[];
 };
 
 const list = (ctx: WebhookContext, webhookId: string, query = "") =>
@@ -98,8 +106,24 @@ describe("GET /api/v1/webhooks/{webhookId}/deliveries", () => {
         created_at: expect.any(String),
         completed_at: expect.any(String),
         attempts: [
-          { number: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 500, success: false, error: "HTTP 500", response_body: "answered 500" },
-          { number: 2, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 200, success: true, error: null, response_body: "answered 200" },
+          {
+            number: 1,
+            started_at: expect.any(String),
+            duration_ms: expect.any(Number),
+            status_code: 500,
+            success: false,
+            error: "HTTP 500",
+            response_body: "answered 500",
+          },
+          {
+            number: 2,
+            started_at: expect.any(String),
+            duration_ms: expect.any(Number),
+            status_code: 200,
+            success: true,
+            error: null,
+            response_body: "answered 200",
+          },
         ],
       },
     ]);
@@ -111,7 +135,9 @@ describe("GET /api/v1/webhooks/{webhookId}/deliveries", () => {
     const test = await db.webhookDelivery.create({ data: { webhookId: hook.webhook_id, eventType: "webhook.test", status: "succeeded" } });
 
     expect((await list(ctx, hook.webhook_id, "?status=failed")).json.map((d) => d.status)).toEqual(["failed"]);
-    expect((await list(ctx, hook.webhook_id, "?status=succeeded")).json.map((d) => [d.delivery_id, d.event, d.event_id])).toEqual([[test.id, "webhook.test", test.id]]);
+    expect((await list(ctx, hook.webhook_id, "?status=succeeded")).json.map((d) => [d.delivery_id, d.event, d.event_id])).toEqual([
+      [test.id, "webhook.test", test.id],
+    ]);
     expect((await list(ctx, hook.webhook_id, "?status=nope")).status).toBe(400);
     const page = await list(ctx, hook.webhook_id, "?limit=1");
     expect(page.json).toHaveLength(1);
@@ -134,7 +160,10 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
     await dispatchPendingEvents({ orgId: ctx.org.id });
     const started = inngestApi.events.filter((e) => e.name === "webhook/delivery.requested" && e.data["delivery_id"] === request.delivery_id);
     expect(started).toEqual([
-      expect.objectContaining({ id: `webhook-delivery-${request.delivery_id}-5`, data: { delivery_id: request.delivery_id, webhook_id: hook.webhook_id, first_attempt: 5 } }),
+      expect.objectContaining({
+        id: `webhook-delivery-${request.delivery_id}-5`,
+        data: { delivery_id: request.delivery_id, webhook_id: hook.webhook_id, first_attempt: 5 },
+      }),
     ]);
     expect(await db.auditLog.count({ where: { orgId: ctx.org.id, action: "webhook_delivery.redelivered", targetId: request.delivery_id } })).toBe(1);
 
@@ -175,7 +204,11 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
     await inngestApi.pause();
     const res = await redeliver(ctx, hook.webhook_id, request.delivery_id);
     expect(res.status).toBe(202);
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).toMatchObject({ status: "pending", completedAt: null, attemptCount: 4 });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: request.delivery_id } })).toMatchObject({
+      status: "pending",
+      completedAt: null,
+      attemptCount: 4,
+    });
     expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 0, failed: 1 });
     await inngestApi.listen();
     expect(await dispatchPendingEvents({ orgId: ctx.org.id })).toEqual({ sent: 1, failed: 0 });
@@ -216,7 +249,10 @@ describe("OpenAPI", () => {
     expect(Object.keys(doc.paths["/api/v1/webhooks"] ?? {}).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/api/v1/webhooks/{webhookId}"] ?? {}).sort()).toEqual(["delete", "patch"]);
     expect(doc.paths["/api/v1/webhooks/{webhookId}/test"]?.["post"]?.["x-required-scope"]).toBe("webhook:manage");
-    for (const [path, method] of [["/api/v1/webhooks/{webhookId}/deliveries", "get"], ["/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", "post"]] as const) {
+    for (const [path, method] of [
+      ["/api/v1/webhooks/{webhookId}/deliveries", "get"],
+      ["/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", "post"],
+    ] as const) {
       const op = doc.paths[path]?.[method];
       expect(op?.description).toContain("beyond API 1.0.2");
       expect(op?.["x-required-scope"]).toBe("webhook:manage");

@@ -34,37 +34,56 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
           <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[delivery.status]}`}>{delivery.status}</span>
           <code className="font-medium">{delivery.eventType}</code>
           <When date={delivery.createdAt} />
-          <span className="text-slate-600">{delivery.attemptCount} attempt{delivery.attemptCount === 1 ? "" : "s"}</span>
+          <span className="text-slate-600">
+            {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? "" : "s"}
+          </span>
         </summary>
         <div className="space-y-3 border-t border-slate-200 p-3">
           <p className="text-xs text-slate-600">
             Delivery id (X-Webhook-Delivery-Id) <code>{delivery.id}</code>
-            {delivery.eventId ? <> · event id <code>{delivery.eventId}</code></> : null}
+            {delivery.eventId ? (
+              <>
+                {" "}
+                · event id <code>{delivery.eventId}</code>
+              </>
+            ) : null}
           </p>
           {delivery.attempts.length === 0 ? (
             <p className="text-sm text-slate-600">No attempt yet.</p>
           ) : (
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-slate-600">
-                <tr><th className="py-1">#</th><th>Started</th><th>Status</th><th>Duration</th><th>Result</th></tr>
+                <tr>
+                  <th className="py-1">#</th>
+                  <th>Started</th>
+                  <th>Status</th>
+                  <th>Duration</th>
+                  <th>Result</th>
+                </tr>
               </thead>
               <tbody>
                 {delivery.attempts.map((a) => (
                   <tr key={a.id} className="border-t border-slate-100 align-top" data-testid="webhook-attempt">
                     <td className="py-1">{a.number}</td>
-                    <td><When date={a.startedAt} /></td>
+                    <td>
+                      <When date={a.startedAt} />
+                    </td>
                     <td>{a.statusCode ?? "—"}</td>
                     <td>{a.durationMs} ms</td>
                     <td>
                       {a.success ? "Delivered" : a.error}
-                      {a.responseBody ? <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">{a.responseBody}</pre> : null}
+                      {a.responseBody ? (
+                        <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">{a.responseBody}</pre>
+                      ) : null}
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          {delivery.status !== "pending" ? <RedeliverButton webhookId={delivery.webhookId} deliveryId={delivery.id} action={redeliverAction.bind(null, orgId)} /> : null}
+          {delivery.status !== "pending" ? (
+            <RedeliverButton webhookId={delivery.webhookId} deliveryId={delivery.id} action={redeliverAction.bind(null, orgId)} />
+          ) : null}
         </div>
       </details>
     </li>
@@ -89,7 +108,9 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
   return (
     <div className="space-y-6">
       <div>
-        <Link href={`/org/${orgId}/settings/webhooks`} className="text-sm text-brand hover:underline">← Webhooks</Link>
+        <Link href={`/org/${orgId}/settings/webhooks`} className="text-sm text-brand hover:underline">
+          ← Webhooks
+        </Link>
         <h1 className="mt-2 text-2xl font-semibold">Delivery log</h1>
         <p className="mt-1 text-sm text-slate-600">
           <code className="break-all">{webhook.url}</code> · {webhook.enabled ? "enabled" : "disabled"} · {webhook.successCount} succeeded,{" "}
@@ -104,7 +125,9 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
           <p className="text-sm text-slate-600">No deliveries yet.</p>
         ) : (
           <ul className="space-y-2">
-            {deliveries.map((d) => <Delivery key={d.id} orgId={orgId} delivery={d} />)}
+            {deliveries.map((d) => (
+              <Delivery key={d.id} orgId={orgId} delivery={d} />
+            ))}
           </ul>
         )}
       </Card>

@@ -49,12 +49,16 @@ export default async function PortalFolderPage({ params }: { params: Promise<Par
   const { viewer, portal } = await loadPortal(orgId, portalId, folderId);
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
-  const [entries, { items: tasks }] = await orNotFound(Promise.all([listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]));
+  const [entries, { items: tasks }] = await orNotFound(
+    Promise.all([listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]),
+  );
 
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h1 className="text-2xl font-semibold" data-testid="portal-name">{portal.name}</h1>
+        <h1 className="text-2xl font-semibold" data-testid="portal-name">
+          {portal.name}
+        </h1>
         <span className="text-sm text-slate-600">
           {portal.workflowState?.name ?? "No workflow state"}
           {portal.archived ? " · Archived" : ""}
@@ -62,7 +66,11 @@ export default async function PortalFolderPage({ params }: { params: Promise<Par
       </div>
       <Card title="Files">
         {parent ? (
-          <p className="mb-3 text-sm"><Link className="text-brand underline" href={portalPath(orgId, portalId)}>Back to the portal root</Link></p>
+          <p className="mb-3 text-sm">
+            <Link className="text-brand underline" href={portalPath(orgId, portalId)}>
+              Back to the portal root
+            </Link>
+          </p>
         ) : null}
         {entries.length === 0 ? (
           <p className="text-sm text-slate-600">This folder is empty.</p>
