@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { PAGE_ORDER } from "@/lib/pagination";
 import { portalApi } from "@/app/api/v1/test-support/portal-api";
 import { createApiContext, createTestOrg, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 
@@ -116,8 +117,9 @@ describe("GET /api/v1/portals", () => {
 
   it("pages with limit and cursor: Link to the next page keeps the other parameters, none on the last page", async () => {
     const ctx = await createApiContext({ scopes: ["portal:read"] });
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await createTestPortal({ orgId: ctx.org.id, name: `P${i}` })).id);
+    for (let i = 0; i < 3; i++) await createTestPortal({ orgId: ctx.org.id, name: `P${i}` });
+    // D5 order: created_at, then id (portals made in the same millisecond are ordered by id).
+    const ids = (await db.portal.findMany({ where: { orgId: ctx.org.id }, orderBy: PAGE_ORDER, select: { id: true } })).map((p) => p.id);
     const api = portalApi(ctx.token);
 
     const first = await api.list("?limit=2&templatesOnly=false");
