@@ -55,7 +55,7 @@ export default defineConfig({
   webServer: {
     // The production build on fresh services (see scripts/e2e-server.ts); the build itself is
     // made beforehand (`npm test` runs `next build` before this tier).
-    command: "node --import tsx scripts/e2e-server.ts",
+    command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
     env: { E2E_PORT: String(port) },
     // Migrations and the seed on PGlite take a while on a slow machine.

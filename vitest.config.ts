@@ -11,7 +11,11 @@ export default defineConfig({
   resolve: {
     // tsconfig's "@/*": ["./*"]. A regex so that scoped packages (@prisma/..., @aws-sdk/...) are
     // left alone.
-    alias: [{ find: /^@\//, replacement: `${root}/` }],
+    alias: [
+      { find: /^@\//, replacement: `${root}/` },
+      // Tests run on the server by definition: `import "server-only"` resolves as under react-server.
+      { find: /^server-only$/, replacement: `${root}/node_modules/server-only/empty.js` },
+    ],
   },
   test: {
     projects: [

@@ -21,7 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const port = Number(process.env["FUZZ_PORT"] ?? 3161);
   const dir = mkdtempSync(path.join(tmpdir(), "cp-fuzz-"));
   const envFile = path.join(dir, "server-env.json");
-  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/e2e-server.ts")], {
+  const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts/e2e-server.ts")], {
     cwd: root,
     env: { ...process.env, E2E_PORT: String(port), E2E_SERVER_ENV_FILE: envFile },
     stdio: ["ignore", "inherit", "inherit"],

@@ -1,3 +1,4 @@
+import "server-only";
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK } from "jose";
 import { decrypt, encrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
@@ -58,5 +59,22 @@ describe("import boundaries", () => {
     ],
   ])("allows %s", async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
+  });
+});
+
+describe('import "server-only"', () => {
+  // The database, key and storage modules are marked server-only: bundled for the browser (a
+  // client component importing them, directly or not) they fail the build; run by Node outside
+  // the react-server condition they throw. Scripts and tests that use them run with the condition.
+  it.each(["lib/db.ts", "lib/crypto.ts", "lib/storage/s3.ts", "lib/oauth/signing-keys.ts"])("%s refuses to load outside the server", (file) => {
+    const load = (conditions: string[]) =>
+      spawnSync(process.execPath, [...conditions, "--import", "tsx", "--input-type=module", "-e", `await import(${JSON.stringify(`./${file}`)})`], {
+        cwd: process.cwd(),
+        encoding: "utf8",
+      });
+    const outside = load([]);
+    expect(outside.status).not.toBe(0);
+    expect(outside.stderr).toContain("This module cannot be imported from a Client Component module");
+    expect(load(["--conditions=react-server"]).status).toBe(0);
   });
 });

@@ -31,7 +31,7 @@ export default async function setup({ provide }) {
   const port = Number(process.env.ZAPIER_E2E_PORT || process.env.E2E_PORT || 3100);
   const appUrl = `http://localhost:${port}`;
   const output = [];
-  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts'], {
+  const server = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/e2e-server.ts'], {
     cwd: repositoryRoot,
     env: { ...process.env, E2E_PORT: String(port), OUTBOUND_ALLOW_PRIVATE: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
