@@ -12,18 +12,20 @@ import { registerClient } from './browser.mjs';
 const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const SCOPES = ['portal:read', 'portal:write', 'file:list', 'file:upload', 'task:read', 'task:write', 'guest:invite', 'webhook:manage'];
 
-async function waitUntilUp(url, server, output) {
+// Up: the app answers, and the local Inngest executor has synced it (events relayed before that
+// would start no function, so no webhook delivery).
+async function waitUntilUp(url, server, output, synced) {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the Client Portals server exited (${server.exitCode}):\n${output.join('')}`);
     try {
-      if ((await fetch(`${url}/sign-in`)).ok) return;
+      if ((await fetch(`${url}/sign-in`)).ok && synced()) return;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`the Client Portals server did not answer at ${url} within 180 s:\n${output.join('')}`);
+  throw new Error(`the Client Portals server did not answer at ${url}, or its Inngest executor did not sync it, within 180 s:\n${output.join('')}`);
 }
 
 export default async function setup({ provide }) {
@@ -31,6 +33,7 @@ export default async function setup({ provide }) {
   const port = Number(process.env.ZAPIER_E2E_PORT || process.env.E2E_PORT || 3100);
   const appUrl = `http://localhost:${port}`;
   const output = [];
+  let synced = false;
   const server = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/e2e-server.ts'], {
     cwd: repositoryRoot,
     env: { ...process.env, E2E_PORT: String(port), OUTBOUND_ALLOW_PRIVATE: 'true' },
@@ -38,6 +41,8 @@ export default async function setup({ provide }) {
   });
   const keep = (chunk) => {
     output.push(chunk.toString());
+    // scripts/test/inngest-executor.ts logs `synced <app> at <url>: <n> functions`.
+    if (/inngest: synced \S+ at /.test(chunk.toString())) synced = true;
     if (output.length > 400) output.shift();
     if (process.env.ZAPIER_TEST_SERVER_LOG) process.stderr.write(chunk);
   };
@@ -53,7 +58,7 @@ export default async function setup({ provide }) {
   };
 
   try {
-    await waitUntilUp(appUrl, server, output);
+    await waitUntilUp(appUrl, server, output, () => synced);
     provide('appUrl', appUrl);
     provide('scopes', SCOPES);
     provide('client', await registerClient(appUrl, { name: 'Zapier', scopes: SCOPES }));
