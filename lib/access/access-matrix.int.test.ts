@@ -52,6 +52,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
+import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWorkflowStates } from "@/lib/workflow/manage-workflow-states";
 import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
 
 // The access policy, role x resource x action, for every domain entry point against the real
@@ -525,6 +526,41 @@ const ROWS: Row[] = [
         })
       ).id,
     run: (viewer, w, deliveryId) => redeliverWebhookDelivery({ viewer, webhookId: w.webhookId, deliveryId }),
+  }),
+  // Organization settings: admins only, and never through the API
+  row({
+    entry: "workflow/manage-workflow-states:addWorkflowState",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => addWorkflowState({ viewer, name: `State ${randomUUID()}` }),
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:renameWorkflowState",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Old ${randomUUID()}` })).id,
+    run: (viewer, _w, workflowStateId) => renameWorkflowState({ viewer, workflowStateId, name: `New ${randomUUID()}` }),
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:reorderWorkflowStates",
+    scope: null,
+    write: true,
+    // The viewer's own organization's states, reversed: another organization's admin reorders theirs.
+    expect: ORG_ADMINS,
+    run: async (viewer) => {
+      const states = await db.workflowState.findMany({ where: { orgId: viewer.orgId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }, { id: "asc" }] });
+      return reorderWorkflowStates({ viewer, workflowStateIds: states.map((s) => s.id).reverse() });
+    },
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:removeWorkflowState",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Unused ${randomUUID()}` })).id,
+    run: (viewer, _w, workflowStateId) => removeWorkflowState({ viewer, workflowStateId }),
   }),
   // OAuth clients: admins only, and never through the API
   row({
