@@ -25,6 +25,7 @@ import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
+import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
@@ -89,6 +90,7 @@ interface World {
   deliveryId: string;
   clientRecordId: string;
   workflowStateId: string;
+  adminId: string;
   system: Viewer;
   receiverUrl: string;
 }
@@ -529,6 +531,30 @@ const ROWS: Row[] = [
   }),
   // Organization settings: admins only, and never through the API
   row({
+    entry: "members/manage-members:listMembers",
+    scope: null,
+    write: false,
+    expect: { ...ORG_ADMINS, ...LIST },
+    run: (viewer) => listMembers({ viewer }),
+    sees: (r, w) => (r as { userId: string }[]).some((m) => m.userId === w.adminId),
+  }),
+  row({
+    entry: "members/manage-members:changeMemberRole",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createTestUser({ orgId: w.orgId, role: "member" })).id,
+    run: (viewer, _w, userId) => changeMemberRole({ viewer, userId, role: "admin" }),
+  }),
+  row({
+    entry: "members/manage-members:removeMember",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createTestUser({ orgId: w.orgId, role: "member" })).id,
+    run: (viewer, _w, userId) => removeMember({ viewer, userId }),
+  }),
+  row({
     entry: "workflow/manage-workflow-states:addWorkflowState",
     scope: null,
     write: true,
@@ -676,6 +702,7 @@ beforeAll(async () => {
     deliveryId: delivery.id,
     clientRecordId: client.id,
     workflowStateId: state!.id,
+    adminId: admin.id,
     system,
     receiverUrl: receiver.url,
   };
@@ -708,7 +735,7 @@ const clientViewer = (scopes: readonly Scope[]) =>
 /** Everything of the organization a write could touch. */
 async function snapshot(orgId: string) {
   const where = { orgId };
-  const [portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states] = await Promise.all([
+  const [portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states, memberships, grants] = await Promise.all([
     db.portal.findMany({ where, orderBy: { id: "asc" } }),
     db.task.findMany({ where, orderBy: { id: "asc" } }),
     db.fileEntry.findMany({ where, orderBy: { id: "asc" } }),
@@ -720,8 +747,10 @@ async function snapshot(orgId: string) {
     db.auditLog.count({ where }),
     db.event.count({ where }),
     db.workflowState.findMany({ where, orderBy: { id: "asc" } }),
+    db.membership.findMany({ where, orderBy: { id: "asc" } }),
+    db.oAuthGrant.findMany({ where, orderBy: { id: "asc" } }),
   ]);
-  return { portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states };
+  return { portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states, memberships, grants };
 }
 
 async function outcomeOf(r: Row, viewer: Viewer, target: unknown): Promise<Outcome> {
