@@ -25,6 +25,7 @@ import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
+import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
@@ -52,6 +53,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
+import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWorkflowStates } from "@/lib/workflow/manage-workflow-states";
 import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
 
 // The access policy, role x resource x action, for every domain entry point against the real
@@ -88,6 +90,7 @@ interface World {
   deliveryId: string;
   clientRecordId: string;
   workflowStateId: string;
+  adminId: string;
   system: Viewer;
   receiverUrl: string;
 }
@@ -526,6 +529,65 @@ const ROWS: Row[] = [
       ).id,
     run: (viewer, w, deliveryId) => redeliverWebhookDelivery({ viewer, webhookId: w.webhookId, deliveryId }),
   }),
+  // Organization settings: admins only, and never through the API
+  row({
+    entry: "members/manage-members:listMembers",
+    scope: null,
+    write: false,
+    expect: { ...ORG_ADMINS, ...LIST },
+    run: (viewer) => listMembers({ viewer }),
+    sees: (r, w) => (r as { userId: string }[]).some((m) => m.userId === w.adminId),
+  }),
+  row({
+    entry: "members/manage-members:changeMemberRole",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createTestUser({ orgId: w.orgId, role: "member" })).id,
+    run: (viewer, _w, userId) => changeMemberRole({ viewer, userId, role: "admin" }),
+  }),
+  row({
+    entry: "members/manage-members:removeMember",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createTestUser({ orgId: w.orgId, role: "member" })).id,
+    run: (viewer, _w, userId) => removeMember({ viewer, userId }),
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:addWorkflowState",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => addWorkflowState({ viewer, name: `State ${randomUUID()}` }),
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:renameWorkflowState",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Old ${randomUUID()}` })).id,
+    run: (viewer, _w, workflowStateId) => renameWorkflowState({ viewer, workflowStateId, name: `New ${randomUUID()}` }),
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:reorderWorkflowStates",
+    scope: null,
+    write: true,
+    // The viewer's own organization's states, reversed: another organization's admin reorders theirs.
+    expect: ORG_ADMINS,
+    run: async (viewer) => {
+      const states = await db.workflowState.findMany({ where: { orgId: viewer.orgId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }, { id: "asc" }] });
+      return reorderWorkflowStates({ viewer, workflowStateIds: states.map((s) => s.id).reverse() });
+    },
+  }),
+  row({
+    entry: "workflow/manage-workflow-states:removeWorkflowState",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Unused ${randomUUID()}` })).id,
+    run: (viewer, _w, workflowStateId) => removeWorkflowState({ viewer, workflowStateId }),
+  }),
   // OAuth clients: admins only, and never through the API
   row({
     entry: "oauth/clients/create-client:createOAuthClient",
@@ -640,6 +702,7 @@ beforeAll(async () => {
     deliveryId: delivery.id,
     clientRecordId: client.id,
     workflowStateId: state!.id,
+    adminId: admin.id,
     system,
     receiverUrl: receiver.url,
   };
@@ -672,7 +735,7 @@ const clientViewer = (scopes: readonly Scope[]) =>
 /** Everything of the organization a write could touch. */
 async function snapshot(orgId: string) {
   const where = { orgId };
-  const [portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states] = await Promise.all([
+  const [portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states, memberships, grants] = await Promise.all([
     db.portal.findMany({ where, orderBy: { id: "asc" } }),
     db.task.findMany({ where, orderBy: { id: "asc" } }),
     db.fileEntry.findMany({ where, orderBy: { id: "asc" } }),
@@ -684,8 +747,10 @@ async function snapshot(orgId: string) {
     db.auditLog.count({ where }),
     db.event.count({ where }),
     db.workflowState.findMany({ where, orderBy: { id: "asc" } }),
+    db.membership.findMany({ where, orderBy: { id: "asc" } }),
+    db.oAuthGrant.findMany({ where, orderBy: { id: "asc" } }),
   ]);
-  return { portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states };
+  return { portals, tasks, files, guestRows, invitations, webhooks, deliveries, clients, audit, events, states, memberships, grants };
 }
 
 async function outcomeOf(r: Row, viewer: Viewer, target: unknown): Promise<Outcome> {

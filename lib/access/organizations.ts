@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import type { Role } from "./viewer";
 
 // Which organizations a user belongs to, for choosing one (the organization switcher, the home
@@ -25,4 +25,13 @@ export async function listUserOrganizations(userId: string): Promise<OrgAccess[]
     if (!result.some((r) => r.orgId === g.orgId)) result.push({ orgId: g.orgId, orgName: g.org.name, role: "guest" });
   }
   return result;
+}
+
+/**
+ * Locks the organization's row for the rest of the transaction: changes whose rule spans several
+ * rows of the organization (one admin at least, workflow state names unique in any case) take it
+ * first, so two concurrent changes cannot both pass the check.
+ */
+export async function lockOrganization(tx: Tx, orgId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${orgId}::uuid FOR UPDATE`;
 }

@@ -53,7 +53,16 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
 };
 
 /** Actions on the organization as a whole. */
-export type OrgAction = "createPortal" | "listWorkflowStates" | "manageWebhooks" | "manageOAuthClients" | "openSettings" | "authorizeApps" | "deletePortal";
+export type OrgAction =
+  | "createPortal"
+  | "listWorkflowStates"
+  | "manageWebhooks"
+  | "manageOAuthClients"
+  | "openSettings"
+  | "authorizeApps"
+  | "deletePortal"
+  | "manageMembers"
+  | "manageWorkflowStates";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -77,6 +86,10 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   authorizeApps: { scope: null, minRole: "member" },
   // Permanent deletion: admins, web only (spec: there is no delete endpoint for portals).
   deletePortal: { scope: null, minRole: "admin" },
+  /** Organization settings (issue 14): the member list, roles, removals; admins, web only. */
+  manageMembers: { scope: null, minRole: "admin" },
+  /** Adding, renaming, reordering and removing workflow states; admins, web only. */
+  manageWorkflowStates: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };

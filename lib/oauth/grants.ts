@@ -8,7 +8,7 @@ import { formatScopes } from "@/lib/oauth/scopes";
 // token chain and the `grant_id` of its access tokens. Revoking it stops both at once, because
 // verifyAccessToken refuses tokens of a revoked grant.
 
-export type GrantRevokeReason = "user_revoked" | "client_revoked" | "authorization_code_replay" | "refresh_token_reuse";
+export type GrantRevokeReason = "user_revoked" | "client_revoked" | "authorization_code_replay" | "refresh_token_reuse" | "member_removed";
 
 /**
  * Revokes a grant and every refresh token of its chain, in the caller's transaction. The grant row
