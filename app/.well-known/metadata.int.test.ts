@@ -2,7 +2,8 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
 import { tokenAudience, verifyAccessToken } from "@/lib/oauth/access-token";
-import { rotateSigningKey } from "@/lib/oauth/signing-keys";
+import { db } from "@/lib/db";
+import { findPublicKey, retireExpiredSigningKeys, rotateSigningKey } from "@/lib/oauth/signing-keys";
 import { createOAuthSetup, obtainTokens } from "@/app/oauth/test-support/token-helpers";
 import { GET as getJwks } from "@/app/.well-known/jwks.json/route";
 import { GET as getMetadata } from "@/app/.well-known/oauth-authorization-server/route";
@@ -66,5 +67,35 @@ describe("/.well-known", () => {
       await expect(verifyAccessToken(token)).resolves.toMatchObject({ userId: setup.user.id });
       await expect(jwtVerify(token, createLocalJWKSet(set))).resolves.toBeDefined();
     }
+  });
+
+  it("imports each public key once per process: verifying again reuses the imported key", async () => {
+    const setup = await createOAuthSetup();
+    const { access_token } = await obtainTokens(setup);
+    const kid = decodeProtectedHeader(access_token).kid ?? "";
+    await verifyAccessToken(access_token);
+    const key = await findPublicKey(kid);
+    expect(key).not.toBeNull();
+    await verifyAccessToken(access_token);
+    expect(await findPublicKey(kid)).toBe(key);
+  });
+
+  it("a rotated-out key verifies while retiring and is refused once retired, though its import was cached", async () => {
+    const setup = await createOAuthSetup();
+    const oldKid = await rotateSigningKey();
+    const old = await obtainTokens(setup);
+    expect(decodeProtectedHeader(old.access_token).kid).toBe(oldKid);
+    await expect(verifyAccessToken(old.access_token)).resolves.toMatchObject({ userId: setup.user.id });
+
+    const newKid = await rotateSigningKey();
+    const current = await obtainTokens(setup);
+    await expect(verifyAccessToken(old.access_token)).resolves.toMatchObject({ userId: setup.user.id });
+
+    await db.signingKey.update({ where: { id: oldKid }, data: { retiredAt: new Date(Date.now() - 2 * 3600_000) } });
+    expect(await retireExpiredSigningKeys()).toBeGreaterThanOrEqual(1);
+    await expect(verifyAccessToken(old.access_token)).rejects.toMatchObject({ code: "invalid_token" });
+    expect(await findPublicKey(oldKid)).toBeNull();
+    expect(decodeProtectedHeader(current.access_token).kid).toBe(newKid);
+    await expect(verifyAccessToken(current.access_token)).resolves.toMatchObject({ userId: setup.user.id });
   });
 });

@@ -21,6 +21,12 @@ export interface ActiveKey {
 const CACHE_MS = 60_000;
 let activeCache: { key: ActiveKey; at: number } | undefined;
 let verifyCache: { keys: JWK[]; at: number } | undefined;
+/**
+ * Public keys imported for verification, by kid, for the life of the process: a kid is the key's
+ * thumbprint, so one kid is always the same key. Only kids in the published set are looked up
+ * here (findPublicKey), and entries of kids no longer published are dropped when it is reloaded.
+ */
+const importedPublicKeys = new Map<string, Promise<SigningKeyLike>>();
 
 async function publicJwkOf(privatePem: string): Promise<{ kid: string; jwk: JWK }> {
   const privateKey = await importPKCS8(privatePem, ALG, { extractable: true });
@@ -97,18 +103,31 @@ export async function listPublicKeys({ fresh = false }: { fresh?: boolean } = {}
   const rows = await db.signingKey.findMany({ where: { status: { in: ["active", "retiring"] } }, orderBy: { createdAt: "desc" } });
   const keys = rows.map((r) => r.publicJwk as JWK);
   verifyCache = { keys, at: Date.now() };
+  const published = new Set(keys.map((k) => k.kid));
+  for (const kid of importedPublicKeys.keys()) if (!published.has(kid)) importedPublicKeys.delete(kid);
   return keys;
 }
 
-/** The public key with this kid, refreshing the cache once for a kid it has not seen. */
+/**
+ * The public key with this kid (imported once per process), refreshing the key list once for a
+ * kid it has not seen. A key no longer active or retiring is not in the list and is refused.
+ */
 export async function findPublicKey(kid: string): Promise<SigningKeyLike | null> {
   let jwk = (await listPublicKeys()).find((k) => k.kid === kid);
   jwk ??= (await listPublicKeys({ fresh: true })).find((k) => k.kid === kid);
-  return jwk ? importJWK(jwk, jwk.alg ?? ALG) : null;
+  if (!jwk) return null;
+  let imported = importedPublicKeys.get(kid);
+  if (!imported) {
+    imported = importJWK(jwk, jwk.alg ?? ALG);
+    importedPublicKeys.set(kid, imported);
+    imported.catch(() => importedPublicKeys.delete(kid));
+  }
+  return imported;
 }
 
 /** Drops the in-process caches (tests that rotate keys). */
 export function resetSigningKeyCache(): void {
   activeCache = undefined;
   verifyCache = undefined;
+  importedPublicKeys.clear();
 }

@@ -46,11 +46,33 @@ describe("POST /oauth/token, refresh_token", () => {
     expect(again.body.access_token).not.toBe(second.body.access_token);
     await expect(verifyAccessToken(again.body.access_token as string)).resolves.toBeDefined();
     expect(await chainOf(first.refresh_token)).toHaveLength(2);
+  });
 
-    // Two rotations deep: the oldest token still in its grace gets the newest token.
+  it("within the grace, a token two rotations old is refused and revokes the chain; only the previous token has the grace", async () => {
+    const setup = await createOAuthSetup();
+    const first = await obtainTokens(setup);
+    const second = await refresh(setup, first.refresh_token);
     const third = await refresh(setup, second.body.refresh_token as string);
-    expect((await refresh(setup, first.refresh_token)).body.refresh_token).toBe(third.body.refresh_token);
+    expect(third.status).toBe(200);
+
+    // The previous token (second) still gets the grace answer: the current refresh token.
+    const retry = await refresh(setup, second.body.refresh_token as string);
+    expect(retry.status).toBe(200);
+    expect(retry.body.refresh_token).toBe(third.body.refresh_token);
     expect(await chainOf(first.refresh_token)).toHaveLength(3);
+
+    // The first token is two rotations old: refused, and the whole grant is revoked.
+    const stale = await refresh(setup, first.refresh_token);
+    expect(stale.status).toBe(400);
+    expect(stale.body.error).toBe("invalid_grant");
+    for (const access of [first.access_token, third.body.access_token as string, retry.body.access_token as string]) {
+      await expect(verifyAccessToken(access)).rejects.toMatchObject({ code: "invalid_token" });
+    }
+    expect((await refresh(setup, third.body.refresh_token as string)).body.error).toBe("invalid_grant");
+    const chain = await chainOf(first.refresh_token);
+    expect(chain).toHaveLength(3);
+    expect(chain.every((t) => t.revokedAt !== null)).toBe(true);
+    expect((await db.oAuthGrant.findUniqueOrThrow({ where: { id: chain[0]?.grantId } })).revokedReason).toBe("refresh_token_reuse");
   });
 
   it("after the grace, the previous token revokes the whole chain, its access tokens included", async () => {

@@ -17,6 +17,20 @@ export interface DocumentUrls {
   appUrl: string;
 }
 
+let served: { key: string; document: OpenApiDocument } | undefined;
+
+/**
+ * The document GET /api/v1/openapi.json serves: built once per process (it depends only on the
+ * operation definitions and the URLs, which do not change while the process runs), so every GET
+ * returns the same bytes without rebuilding the schemas. Rebuilt if the URLs differ (tests).
+ */
+export function servedOpenApiDocument(): OpenApiDocument {
+  const urls: DocumentUrls = { apiUrl: env().API_URL, appUrl: env().APP_URL };
+  const key = `${urls.apiUrl} ${urls.appUrl}`;
+  if (served?.key !== key) served = { key, document: buildOpenApiDocument(urls) };
+  return served.document;
+}
+
 export function buildOpenApiDocument(
   urls: DocumentUrls = { apiUrl: env().API_URL, appUrl: env().APP_URL },
   operations: readonly Operation[] = API_OPERATIONS,

@@ -11,12 +11,7 @@ export async function lockGrant(tx: Tx, grantId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM "OAuthGrant" WHERE id = ${grantId}::uuid FOR UPDATE`;
 }
 
-/** The latest descendant of a token: the one refresh token of the chain not yet rotated. */
-export async function currentOfChain(tx: Tx, tokenId: string) {
-  let current = await tx.oAuthRefreshToken.findUnique({ where: { parentId: tokenId } });
-  // Each hop is one rotation; only the few made within the grace window are ever walked.
-  while (current?.rotatedAt) {
-    current = await tx.oAuthRefreshToken.findUnique({ where: { parentId: current.id } });
-  }
-  return current;
+/** The token that replaced this one; the chain's current token only if it has not been rotated itself. */
+export function childOf(tx: Tx, tokenId: string) {
+  return tx.oAuthRefreshToken.findUnique({ where: { parentId: tokenId } });
 }
