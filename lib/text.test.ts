@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findTextProblem, isStorableText, textProblem } from "./text";
+import { findTextProblem, isStorableText, MAX_JSON_DEPTH, textProblem } from "./text";
 
 describe("textProblem", () => {
   it.each(["a\u0000b", "\ud800", "x\udc00", "\u0000"])("refuses %j", (value) => {
@@ -43,5 +43,21 @@ describe("findTextProblem", () => {
       }),
       { seed: 20261123, numRuns: 300 },
     );
+  });
+});
+
+describe("findTextProblem on hostile shapes", () => {
+  it("refuses nesting deeper than MAX_JSON_DEPTH without exhausting the stack", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    expect(findTextProblem(deep, "Request body")).toMatch(/^(0\.){63}0: Nested more than 64 levels deep$/);
+    let fine: unknown = "leaf";
+    for (let i = 0; i < MAX_JSON_DEPTH; i += 1) fine = { a: fine };
+    expect(findTextProblem(fine, "Request body")).toBeNull();
+  });
+
+  it("reports a bad key before the problems of later siblings and after those of earlier ones", () => {
+    expect(findTextProblem({ a: "ok", ["b\u0000"]: 1, c: "x\u0000" }, "Request body")).toMatch(/^Request body: a key/);
+    expect(findTextProblem({ a: { deep: "x\u0000" }, ["b\u0000"]: 1 }, "Request body")).toBe("a.deep: Must not contain NUL characters or unpaired surrogates");
   });
 });

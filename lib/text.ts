@@ -11,23 +11,42 @@ export function textProblem(value: string): string | null {
 
 export const isStorableText = (value: string): boolean => textProblem(value) === null;
 
+/** Request bodies and queries nest this deep at most; deeper is refused, not walked. */
+export const MAX_JSON_DEPTH = 64;
+
 /**
  * The first string of a parsed JSON value (or an object key) that cannot be stored, as
- * `field.path: problem`; `root` names the value itself.
+ * `field.path: problem`; `root` names the value itself. A value nested deeper than
+ * MAX_JSON_DEPTH is a problem of its own. Walked with a stack of its own, not by recursion, so a
+ * hostile body cannot exhaust the call stack.
  */
-export function findTextProblem(value: unknown, root: string, path: string[] = []): string | null {
-  const here = () => (path.length > 0 ? path.join(".") : root);
-  if (typeof value === "string") {
-    const problem = textProblem(value);
-    return problem && `${here()}: ${problem}`;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const keyProblem = textProblem(key);
-    // An unstorable key is named by its parent and a printable form of the key.
-    if (keyProblem) return `${here()}: a key ${keyProblem.charAt(0).toLowerCase()}${keyProblem.slice(1)} (${JSON.stringify(key)})`;
-    const found = findTextProblem(item, root, [...path, key]);
-    if (found) return found;
+export function findTextProblem(value: unknown, root: string): string | null {
+  const name = (path: readonly string[]) => (path.length > 0 ? path.join(".") : root);
+  // A key is checked just before its value's subtree: the first problem in document order wins.
+  const pending: Array<{ value: unknown; path: readonly string[] } | { key: string; path: readonly string[] }> = [{ value, path: [] }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    const { path } = next;
+    if ("key" in next) {
+      const keyProblem = textProblem(next.key);
+      // An unstorable key is named by its parent and a printable form of the key.
+      if (keyProblem) return `${name(path)}: a key ${keyProblem.charAt(0).toLowerCase()}${keyProblem.slice(1)} (${JSON.stringify(next.key)})`;
+      continue;
+    }
+    const current = next.value;
+    if (typeof current === "string") {
+      const problem = textProblem(current);
+      if (problem) return `${name(path)}: ${problem}`;
+      continue;
+    }
+    if (typeof current !== "object" || current === null) continue;
+    if (path.length >= MAX_JSON_DEPTH) return `${name(path)}: Nested more than ${MAX_JSON_DEPTH} levels deep`;
+    const entries = Object.entries(current);
+    // Pushed in reverse, so they are taken in order.
+    for (let index = entries.length - 1; index >= 0; index -= 1) {
+      const [key, item] = entries[index]!;
+      pending.push({ value: item, path: [...path, key] }, { key, path });
+    }
   }
   return null;
 }
