@@ -1,7 +1,6 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { descendantIds, entryKind, lockEntryFor } from "./entry-changes";
+import { descendantIds, lockEntryFor, recordEntryAudit } from "./entry-changes";
 
 /**
  * Deletes a file or folder softly (web application): it leaves every listing, the API's
@@ -19,16 +18,7 @@ export async function deleteEntry({ viewer, portalId, fileId }: { viewer: Viewer
       where: { id: { in: [entry.id, ...inside] }, orgId, status: "registered", deletedAt: null },
       data: { deletedAt },
     });
-    const kind = entryKind(entry);
-    await recordAudit(tx, {
-      orgId,
-      portalId,
-      actor: actorOf(viewer),
-      action: `${kind}.deleted`,
-      targetType: kind,
-      targetId: entry.id,
-      metadata: { name: entry.name, entries: count },
-    });
+    await recordEntryAudit(tx, viewer, entry, "deleted", { name: entry.name, entries: count });
     return { deleted: count };
   });
 }

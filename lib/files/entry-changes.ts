@@ -1,5 +1,6 @@
 import { fileWhere, portalWhere, requirePortal, type PortalAction } from "@/lib/access/policy";
-import type { Viewer } from "@/lib/access/viewer";
+import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { Prisma, type FileEntry } from "@/lib/generated/prisma/client";
@@ -73,6 +74,26 @@ export function checkedName(name: string, field = "name"): string {
 }
 
 export const entryKind = (entry: Pick<FileEntry, "isFolder">) => (entry.isFolder ? "folder" : "file");
+
+/** The audit row of a change to one entry: `file.<verb>` or `folder.<verb>`, the entry as target. */
+export function recordEntryAudit(
+  tx: Tx,
+  viewer: Viewer,
+  entry: Pick<FileEntry, "id" | "portalId" | "isFolder">,
+  verb: "deleted" | "renamed" | "moved" | "restored",
+  metadata: Prisma.InputJsonObject,
+) {
+  const kind = entryKind(entry);
+  return recordAudit(tx, {
+    orgId: viewer.orgId,
+    portalId: entry.portalId,
+    actor: actorOf(viewer),
+    action: `${kind}.${verb}`,
+    targetType: kind,
+    targetId: entry.id,
+    metadata,
+  });
+}
 
 export interface DeletedRoot {
   id: string;

@@ -1,9 +1,8 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { checkFolderTarget, descendantIds, entryKind, lockEntryFor } from "./entry-changes";
+import { checkFolderTarget, descendantIds, lockEntryFor, recordEntryAudit } from "./entry-changes";
 
 /**
  * Moves a file or folder within its portal (web application) into an active folder of the same
@@ -30,16 +29,7 @@ export async function moveEntry({
     }
     await checkFolderTarget(tx, { orgId, portalId, folderId: parentId, field: "parentId" });
     const moved = await tx.fileEntry.update({ where: { id: entry.id }, data: { parentId } });
-    const kind = entryKind(entry);
-    await recordAudit(tx, {
-      orgId,
-      portalId,
-      actor: actorOf(viewer),
-      action: `${kind}.moved`,
-      targetType: kind,
-      targetId: entry.id,
-      metadata: { name: entry.name, from: entry.parentId, to: parentId },
-    });
+    await recordEntryAudit(tx, viewer, entry, "moved", { name: entry.name, from: entry.parentId, to: parentId });
     return moved;
   });
 }

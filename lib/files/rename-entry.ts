@@ -1,8 +1,7 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { checkedName, entryKind, lockEntryFor } from "./entry-changes";
+import { checkedName, lockEntryFor, recordEntryAudit } from "./entry-changes";
 import { extensionOf } from "./filename";
 
 /**
@@ -15,16 +14,7 @@ export async function renameEntry({ viewer, portalId, fileId, name }: { viewer: 
     const entry = await lockEntryFor(tx, viewer, { portalId, fileId, action: "manageFiles" });
     if (entry.name === newName) return entry;
     const renamed = await tx.fileEntry.update({ where: { id: entry.id }, data: { name: newName, extension: entry.isFolder ? "" : extensionOf(newName) } });
-    const kind = entryKind(entry);
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      portalId,
-      actor: actorOf(viewer),
-      action: `${kind}.renamed`,
-      targetType: kind,
-      targetId: entry.id,
-      metadata: { from: entry.name, to: newName },
-    });
+    await recordEntryAudit(tx, viewer, entry, "renamed", { from: entry.name, to: newName });
     return renamed;
   });
 }

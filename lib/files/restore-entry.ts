@@ -1,8 +1,7 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { descendantIds, entryKind, lockEntryFor } from "./entry-changes";
+import { descendantIds, lockEntryFor, recordEntryAudit } from "./entry-changes";
 
 /**
  * Restores an entry deleted within the last 30 days (web application), with what was deleted
@@ -20,16 +19,7 @@ export async function restoreEntry({ viewer, portalId, fileId }: { viewer: Viewe
     const inside = entry.isFolder ? await descendantIds(tx, entry.id) : [];
     if (inside.length > 0) await tx.fileEntry.updateMany({ where: { id: { in: inside }, orgId, deletedAt: entry.deletedAt }, data: { deletedAt: null } });
     const restored = await tx.fileEntry.update({ where: { id: entry.id }, data: { deletedAt: null, parentId } });
-    const kind = entryKind(entry);
-    await recordAudit(tx, {
-      orgId,
-      portalId,
-      actor: actorOf(viewer),
-      action: `${kind}.restored`,
-      targetType: kind,
-      targetId: entry.id,
-      metadata: { name: entry.name, parentId },
-    });
+    await recordEntryAudit(tx, viewer, entry, "restored", { name: entry.name, parentId });
     return restored;
   });
 }

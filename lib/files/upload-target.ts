@@ -2,6 +2,7 @@ import type { Actor } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { lockPortal } from "@/lib/portals/lock-portal";
+import { checkFolderTarget } from "./entry-changes";
 import { extensionOf } from "./filename";
 
 export interface UploadTarget {
@@ -19,13 +20,7 @@ export async function checkUploadTarget(
   tx: Tx,
   { orgId, portalId, parentId, taskId }: { orgId: string; portalId: string; parentId: string | null; taskId: string | null },
 ): Promise<UploadTarget> {
-  if (parentId !== null) {
-    const folder = await tx.fileEntry.findFirst({
-      where: { id: parentId, orgId, portalId, isFolder: true, status: "registered", deletedAt: null },
-      select: { id: true },
-    });
-    if (!folder) throw invalidRequest("parent_folder_file_id: Not a folder of this portal");
-  }
+  await checkFolderTarget(tx, { orgId, portalId, folderId: parentId, field: "parent_folder_file_id" });
   if (taskId !== null) {
     const task = await tx.task.findFirst({ where: { id: taskId, orgId, portalId, deletedAt: null }, select: { id: true } });
     if (!task) throw invalidRequest("task_id: Not a task of this portal");
