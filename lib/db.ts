@@ -140,6 +140,13 @@ function runSafely(hook: () => void): void {
   }
 }
 
+/** Tests and benchmarks only: the next `db` call makes a new client (after the environment changed). */
+export async function resetDbClientForTests(): Promise<void> {
+  const previous = globalForDb.__db;
+  globalForDb.__db = undefined;
+  await previous?.$disconnect();
+}
+
 /** Tests only: every `db` call (outside an ambient transaction) goes to `client` until the returned restore runs. */
 export function useClientForTests(client: PrismaClient): () => void {
   const previous = globalForDb.__db;

@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 
-import { startTestServices } from "../test/services.ts";
+import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
 export const SIZE = 100 * MB;
@@ -54,10 +54,9 @@ function startBodyServer(): Promise<Server> {
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
 export async function runFileUrlIngestBench(): Promise<IngestBenchResult> {
-  const services = await startTestServices({ databaseName: "client_portals_bench", tmpPrefix: "cp-bench-" });
+  const services = await startBenchServices({ databaseName: "client_portals_bench", tmpPrefix: "cp-bench-", env: { OUTBOUND_ALLOW_PRIVATE: "true" } });
   const server = await startBodyServer();
   try {
-    Object.assign(process.env, services.env, { OUTBOUND_ALLOW_PRIVATE: "true" });
     // Imported once the environment is set: lib/env reads it on first use.
     const { uploadFromUrl } = await import("@/lib/files/upload-from-url");
     const { createTestOrg, createTestPortal, createTestUser } = await import("@/lib/test-support/fixtures");

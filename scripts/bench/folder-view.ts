@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 
-import { startTestServices } from "../test/services.ts";
+import { startBenchServices } from "./services.ts";
 
 export const RATIO_LIMIT = 2;
 const RUNS = 25;
@@ -24,9 +24,8 @@ export interface FolderViewBenchResult {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function runFolderViewBench(): Promise<FolderViewBenchResult> {
-  const services = await startTestServices({ databaseName: "client_portals_bench_folders", tmpPrefix: "cp-bench-folders-" });
+  const services = await startBenchServices({ databaseName: "client_portals_bench_folders", tmpPrefix: "cp-bench-folders-" });
   try {
-    Object.assign(process.env, services.env);
     const { getFolderTree, getFolderView } = await import("@/lib/files/folder-view");
     const { createTestOrg, createTestPortal, createTestUser } = await import("@/lib/test-support/fixtures");
     const { db } = await import("@/lib/db");
