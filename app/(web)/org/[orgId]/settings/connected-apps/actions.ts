@@ -11,8 +11,8 @@ const path = (orgId: string) => `/org/${orgId}/settings/connected-apps`;
 /** The signed-in member revokes one of their own grants (revokeGrant looks it up by user). */
 export const revokeGrantAction = orgAction(
   { minRole: "member", returnTo: path, input: z.object({ id: z.string() }) },
-  async ({ orgId, user }, { id }): Promise<ClientActionState> => {
-    await revokeGrant({ userId: user.id, grantId: id, reason: "user_revoked" });
+  async ({ orgId, viewer }, { id }): Promise<ClientActionState> => {
+    await revokeGrant({ userId: viewer.userId, grantId: id, reason: "user_revoked" });
     revalidatePath(path(orgId));
     return {};
   },
