@@ -13,3 +13,27 @@ export function portalWebUrl(orgId: string, portalId: string): string {
 export function fileWebUrl(orgId: string, portalId: string, fileId: string): string {
   return `${portalWebUrl(orgId, portalId)}?file=${fileId}`;
 }
+
+/** The portal's other member views, beside its folders: `/org/<org>/vault/<portal>/<view>`. */
+export type PortalView = "tasks" | "guests" | "history" | "deleted" | "settings";
+
+export function portalViewPath(orgId: string, portalId: string, view: PortalView): string {
+  return `/org/${orgId}/vault/${portalId}/${view}`;
+}
+
+/** A guest's view of a portal (tasks first, then the files they may see); members' portal links send guests here. */
+export function guestPortalPath(orgId: string, portalId: string): string {
+  return `/org/${orgId}/client/${portalId}`;
+}
+
+/** The guest home: every portal the signed-in guest belongs to, across organizations. */
+export const GUEST_HOME_PATH = "/guest";
+
+/**
+ * The download route of a file for a signed-in member, or a guest of the portal with download
+ * permission: it answers with a redirect to a signed storage URL valid for at most 5 minutes (D27).
+ * `inline` asks for an inline disposition (previews of PDF, images, text, CSV only).
+ */
+export function fileDownloadPath(orgId: string, portalId: string, fileId: string, inline = false): string {
+  return `/org/${orgId}/vault/${portalId}/file/${fileId}/download${inline ? "?inline=1" : ""}`;
+}
