@@ -62,6 +62,20 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // npm run test:faults: the production build on services of its own that the tests stop
+          // and start (faults/harness.ts). Not part of `npm test`; .ci/run runs it after.
+          name: "faults",
+          environment: "node",
+          include: ["faults/**/*.fault.ts"],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 240_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });
