@@ -53,7 +53,8 @@ export default defineConfig({
           // shutdown (fuzz/).
           name: "fuzz",
           environment: "node",
-          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts"],
+          // and the web half of the cross-organization sweep (app/test-support/cross-org/).
+          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts", "app/test-support/cross-org/*.server.ts"],
           globalSetup: ["fuzz/global-setup.ts"],
           setupFiles: ["fuzz/env.ts"],
           fileParallelism: false,

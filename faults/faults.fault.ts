@@ -69,7 +69,8 @@ const kindOf = (o: Outcome): Kind =>
 async function eventsHandedOver(timeoutMs = 90_000): Promise<Array<{ id: string; type: string; portalId: string | null; data: Record<string, unknown> }>> {
   await until(
     "every outbox row to be dispatched",
-    async () => ((await query<{ n: string }>(`SELECT count(*) AS n FROM "Event" WHERE "orgId" = $1 AND "dispatchedAt" IS NULL`, [orgId]))[0]!.n === "0" ? true : undefined),
+    async () =>
+      (await query<{ n: string }>(`SELECT count(*) AS n FROM "Event" WHERE "orgId" = $1 AND "dispatchedAt" IS NULL`, [orgId]))[0]!.n === "0" ? true : undefined,
     timeoutMs,
   );
   return query(`SELECT id, type, "portalId", data FROM "Event" WHERE "orgId" = $1`, [orgId]);
@@ -137,7 +138,11 @@ it("PostgreSQL restarted twice under 16 clients: every request ends clearly, not
 
   // The server recovers without a restart: the same process answers, ready, and creates again.
   const pid = services.server.pid;
-  await until("GET /readyz to answer 200 after the restarts", async () => ((await attempt(url("/readyz"), {}, 5_000)).status === 200 ? true : undefined), 30_000);
+  await until(
+    "GET /readyz to answer 200 after the restarts",
+    async () => ((await attempt(url("/readyz"), {}, 5_000)).status === 200 ? true : undefined),
+    30_000,
+  );
   const after = await post("/api/v1/portals", { name: "After the restarts" });
   created.push({ portalId: String(after["id"]), name: "After the restarts" });
   expect(services.server.exitCode).toBeNull();
@@ -153,7 +158,10 @@ it("PostgreSQL restarted twice under 16 clients: every request ends clearly, not
   for (const r of rows) byName.set(r.name, (byName.get(r.name) ?? 0) + 1);
   const missing = created.filter((c) => !rows.some((r) => r.id === c.portalId));
   const doubled = [...byName].filter(([, n]) => n > 1);
-  const taskRows = await query<{ id: string; portalId: string }>(`SELECT t.id, t."portalId" FROM "Task" t JOIN "Portal" p ON p.id = t."portalId" WHERE p."orgId" = $1`, [orgId]);
+  const taskRows = await query<{ id: string; portalId: string }>(
+    `SELECT t.id, t."portalId" FROM "Task" t JOIN "Portal" p ON p.id = t."portalId" WHERE p."orgId" = $1`,
+    [orgId],
+  );
 
   // The outbox: exactly one event per committed change (a portal.created per portal row, a
   // task.created per task row), and nothing for a change that did not commit.
@@ -281,7 +289,8 @@ it("the job engine down for the whole webhook retry window, then back: every del
     const counters = webhooks.find((w) => w.webhook_id === webhookId)!;
 
     const received = new Map<string, number>();
-    for (const r of receiver.requests) received.set(String(r.headers["x-webhook-delivery-id"]), (received.get(String(r.headers["x-webhook-delivery-id"])) ?? 0) + 1);
+    for (const r of receiver.requests)
+      received.set(String(r.headers["x-webhook-delivery-id"]), (received.get(String(r.headers["x-webhook-delivery-id"])) ?? 0) + 1);
     const delivered = new Set(receiver.requests.map((r) => String(bodyOf(r).portal_id)));
     const succeeded = deliveries.filter((d) => d.status === "succeeded").length;
     const mismatched = deliveries.filter((d) => d.attempts.length !== received.get(d.delivery_id));

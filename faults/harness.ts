@@ -40,7 +40,8 @@ function postgresBin(): string {
         .filter((v) => existsSync(path.join(base, v, "bin", "pg_ctl")))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  if (versions.length === 0) throw new Error("the fault tests need PostgreSQL's server binaries in /usr/lib/postgresql/<version>/bin (apt-get install postgresql)");
+  if (versions.length === 0)
+    throw new Error("the fault tests need PostgreSQL's server binaries in /usr/lib/postgresql/<version>/bin (apt-get install postgresql)");
   return path.join(base, versions[0]!, "bin");
 }
 
@@ -66,7 +67,12 @@ export class FaultPostgres {
   static async create(port: number): Promise<FaultPostgres> {
     const dir = mkdtempSync(path.join(tmpdir(), "cp-faults-pg-"));
     const pg = new FaultPostgres(dir, port);
-    if (pg.asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()));
+    if (pg.asRoot)
+      chownSync(
+        dir,
+        Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
+        Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()),
+      );
     pg.run("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
     pg.start();
     pg.run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "faults"]);

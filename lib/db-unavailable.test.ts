@@ -3,7 +3,10 @@ import { isDatabaseUnavailable } from "./db-unavailable";
 
 // The shapes the fault tier (faults/) saw while PostgreSQL restarted under load.
 const prismaError = (code: string, cause?: Record<string, unknown>) =>
-  Object.assign(new Error("Invalid `prisma.portal.create()` invocation"), { code, meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {} });
+  Object.assign(new Error("Invalid `prisma.portal.create()` invocation"), {
+    code,
+    meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {},
+  });
 
 describe("isDatabaseUnavailable", () => {
   it.each([
@@ -23,11 +26,14 @@ describe("isDatabaseUnavailable", () => {
     ["a failed query of its own (22P02)", prismaError("P2010", { kind: "postgres", originalCode: "22P02" })],
     ["a plain bug", new TypeError("cannot read properties of undefined")],
     ["not an error", "Connection terminated"],
-    ["a cycle of causes", (() => {
-      const a: Error & { cause?: unknown } = new Error("a");
-      a.cause = new Error("b", { cause: a });
-      return a;
-    })()],
+    [
+      "a cycle of causes",
+      (() => {
+        const a: Error & { cause?: unknown } = new Error("a");
+        a.cause = new Error("b", { cause: a });
+        return a;
+      })(),
+    ],
   ])("%s: no", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });

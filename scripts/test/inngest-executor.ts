@@ -200,6 +200,7 @@ export class InngestExecutor {
   private readonly slots = new Slots();
   /** Set while the engine is down (`down()`): calls to the app wait for it. */
   private held: { promise: Promise<void>; resume: () => void } | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
   private server: Server | undefined;
   private cronTimer: NodeJS.Timeout | undefined;
@@ -235,6 +236,8 @@ export class InngestExecutor {
     let resume: () => void = () => undefined;
     this.held ??= { promise: new Promise<void>((r) => (resume = r)), resume: () => resume() };
     await this.close();
+    // A call already under way when the engine went down ends first (its answer is recorded).
+    await Promise.allSettled([...this.inFlight]);
   }
 
   /** Back after `down()`: listens on the same port again, and the held calls go out. */
@@ -608,6 +611,16 @@ export class InngestExecutor {
 
   private async call(run: Run, stepId: string, attempt: number, disableImmediate: boolean): Promise<{ status: number; body: unknown; noRetry: boolean }> {
     while (this.held) await this.held.promise;
+    const call = this.callApp(run, stepId, attempt, disableImmediate);
+    this.inFlight.add(call);
+    try {
+      return await call;
+    } finally {
+      this.inFlight.delete(call);
+    }
+  }
+
+  private async callApp(run: Run, stepId: string, attempt: number, disableImmediate: boolean): Promise<{ status: number; body: unknown; noRetry: boolean }> {
     const concurrency = [run.fn.concurrency ?? []].flat() as Array<{ key?: string; limit: number }>;
     const releases = await Promise.all(
       concurrency.map((c) => this.slots.take(`${run.functionId}:${c.key ? String(operand(c.key, { event: run.event })) : ""}`, c.limit)),
