@@ -7,6 +7,7 @@ import { resetEnvForTests } from "@/lib/env";
 import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
 import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
 import { SWEEP, type ApiRow } from "@/app/test-support/cross-org/table";
+import { coveredByRows, missingRows, scanApp, staleRows, TABLE } from "@/app/test-support/cross-org/web-scan";
 
 // Every row of the sweep table (table.ts): another organization's token on this organization's
 // things answers not-found (D4) or only its own data, and changes nothing of the victim's.
@@ -48,6 +49,24 @@ describe("the sweep table", () => {
     const covered = new Set(API_ROWS.map((r) => r.operationId));
     const missing = API_OPERATIONS.map((o) => o.operationId).filter((id) => !covered.has(id));
     expect(missing, "add rows for these operations to app/test-support/cross-org/table.ts").toEqual([]);
+  });
+
+  it("has a row for every page, route handler (outside /api/v1) and server action under app/", () => {
+    expect(missingRows(scanApp(), coveredByRows()), "pages, routes and actions without a row").toEqual([]);
+  });
+
+  it("names only pages, routes and actions that app/ has", () => {
+    expect(staleRows(scanApp(), coveredByRows()), `rows of ${TABLE} for things app/ no longer has`).toEqual([]);
+  });
+
+  it("spells out the row to add for a new page, route and action", () => {
+    const surface = { pages: ["/org/[orgId]/reports"], routes: ["/files/[fileId]/download"], actions: ["app/x/actions.ts#archiveAction"] };
+    const missing = missingRows(surface, new Set());
+    expect(missing).toHaveLength(3);
+    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to app\/test-support\/cross-org\/table\.ts$/);
+    expect(missing[1]).toContain('add route("/files/[fileId]/download", "GET"');
+    expect(missing[2]).toContain('add action("app/x/actions.ts", "archiveAction"');
+    expect(missingRows(surface, new Set([...surface.pages, ...surface.routes, ...surface.actions]))).toEqual([]);
   });
 
   it("names only operations that exist, each served by the row's handler", () => {

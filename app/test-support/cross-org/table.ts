@@ -128,6 +128,14 @@ const action = (file: string, exportName: string, attempt: string, expect: WebEx
   args,
   expect,
 });
+const route = (route: string, method: string, attempt: string, expect: WebExpectations, path: WebRouteRow["path"]): WebRouteRow => ({
+  kind: "route",
+  route,
+  method,
+  attempt,
+  path,
+  expect,
+});
 const open = (target: string, why: string): PublicRow => ({ kind: "public", target, why });
 
 const API_SETTINGS = "app/(web)/org/[orgId]/settings/api/actions.ts";
@@ -172,7 +180,7 @@ export const SWEEP: readonly SweepRow[] = [
   // --- route handlers outside /api/v1 (the API rows above cover /api/v1) -------------------------
   open("/.well-known/jwks.json", "public signing keys"),
   open("/.well-known/oauth-authorization-server", "public OAuth metadata"),
-  open("/api/auth/[...nextauth]", "Auth.js sign-in and session endpoints: the caller's own session only"),
+  route("/api/auth/[...nextauth]", "GET", "the session (Auth.js: the caller's own only)", { member: "own_only", guest: "own_only" }, () => "/api/auth/session"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
   open("/healthz", "process liveness"),
   open("/readyz", "dependency readiness, no data"),

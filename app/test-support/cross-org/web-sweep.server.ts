@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,82 +25,11 @@ import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/
 // exactly what a hostile browser can send (any bound organization id, any form fields), through
 // the proxy, the CSRF origin check and React's own reply decoding. Action ids come from the
 // build's server-reference manifest; the body is encoded with React's encodeReply, as the
-// browser's client does.
+// browser's client does. That every page, route and action has a row is checked in the
+// integration tier (sweep.int.test.ts, web-scan.ts), without a build.
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const { baseUrl } = inject("fuzz");
-const TABLE = "app/test-support/cross-org/table.ts";
-
-// --- what app/ has ------------------------------------------------------------------------------
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === "node_modules" ? [] : walk(full);
-    return [full];
-  });
-}
-
-/** `app/(web)/org/[orgId]/page.tsx` -> `/org/[orgId]`: the URL path, without route groups. */
-function routeOf(file: string): string {
-  const segments = path
-    .relative(path.join(root, "app"), path.dirname(file))
-    .split(path.sep)
-    .filter((s) => s !== "" && !/^\(.*\)$/.test(s));
-  return `/${segments.join("/")}`;
-}
-
-const files = walk(path.join(root, "app")).filter((f) => !f.includes(`${path.sep}test-support${path.sep}`));
-const pages = files.filter((f) => /[/\\]page\.tsx?$/.test(f)).map(routeOf);
-// /api/v1 is the API: its operations have rows of their own (sweep.int.test.ts checks them).
-const routes = files
-  .filter((f) => /[/\\]route\.ts$/.test(f))
-  .map(routeOf)
-  .filter((r) => !r.startsWith("/api/v1/") && r !== "/api/v1");
-const actions = files
-  .filter((f) => /\.tsx?$/.test(f) && /^\s*["']use server["']/.test(readFileSync(f, "utf8")))
-  .flatMap((f) => {
-    const rel = path.relative(root, f).split(path.sep).join("/");
-    return [...readFileSync(f, "utf8").matchAll(/^export\s+(?:async\s+)?(?:const|function|let)\s+(\w+)/gm)].map((m) => `${rel}#${m[1]}`);
-  });
-
-const covered = new Set(
-  SWEEP.flatMap((r) => {
-    if (r.kind === "page" || r.kind === "route") return [r.route];
-    if (r.kind === "action") return [`${r.file}#${r.exportName}`];
-    if (r.kind === "public") return [r.target];
-    return [];
-  }),
-);
-
-describe("the web rows of the sweep table", () => {
-  it("has a row for every page, route handler and server action under app/", () => {
-    const missing = [
-      ...pages
-        .filter((p) => !covered.has(p))
-        .map(
-          (p) =>
-            `page ${p}: add page("${p}", "<what is tried>", { member: "not_found", guest: "not_found" }, (v, a) => \`<a URL of the victim's>\`) or open("${p}", "<why it shows nothing of an organization>") to ${TABLE}`,
-        ),
-      ...routes
-        .filter((r) => !covered.has(r))
-        .map((r) => `route ${r}: add { kind: "route", route: "${r}", method, attempt, path, expect } or open("${r}", "<why>") to ${TABLE}`),
-      ...actions
-        .filter((a) => !covered.has(a))
-        .map((a) => {
-          const [file, name] = a.split("#");
-          return `action ${a}: add action("${file}", "${name}", "<what is tried>", { member: "not_found", guest: "not_found" }, (v) => \`<the page of its form>\`, (v, a) => ({ bound: [v.orgId, {}], fields: { ... } })) or open("${a}", "<why>") to ${TABLE}`;
-        }),
-    ];
-    expect(missing, "pages, routes and actions without a row").toEqual([]);
-  });
-
-  it("names only pages, routes and actions that exist", () => {
-    const existing = new Set([...pages, ...routes, ...actions, ...files.filter((f) => /[/\\]route\.ts$/.test(f)).map(routeOf)]);
-    const stale = [...covered].filter((c) => !existing.has(c));
-    expect(stale, `rows of ${TABLE} for things app/ no longer has`).toEqual([]);
-  });
-});
 
 // --- the calls ----------------------------------------------------------------------------------
 
