@@ -61,7 +61,7 @@ const kindOf = (o: Outcome): Kind =>
     ? "hung"
     : typeof o.status === "number" && o.status < 300
       ? "success"
-      : o.status === 503 && o.retryAfter !== null && /error_description/.test(o.body)
+      : o.status === 503 && o.retryAfter !== null && /"error":"service_unavailable","error_description":"[^"]+"/.test(o.body)
         ? "clear503"
         : "unclear";
 
