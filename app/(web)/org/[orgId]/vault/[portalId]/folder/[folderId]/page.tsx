@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as FolderTreeIcon, Upload } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
 import { EntryActions } from "@/components/files/entry-actions";
 import { FilePreview, type PreviewFile } from "@/components/files/file-preview";
 import { FolderTree } from "@/components/files/folder-tree";
@@ -18,8 +17,7 @@ import { isAppError } from "@/lib/errors";
 import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
-import { getPortal } from "@/lib/portals/get-portal";
-import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/links";
+import { fileDownloadPath, portalPath } from "@/lib/portals/links";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
@@ -36,20 +34,16 @@ async function orNotFound<T>(load: Promise<T>): Promise<T> {
   }
 }
 
-/** The viewer and the portal they may see, once per request for both the title and the page; else not found. */
-const loadPortal = cache(async (orgId: string, portalId: string, folderId: string) => {
+/** The viewer (the layout checks the portal; getFolderView checks it again): no role in the organization is not found. */
+async function loadViewer(orgId: string, portalId: string, folderId: string) {
   if (!isUuid(orgId) || !isUuid(portalId)) notFound();
   const viewer = await findWebViewer(orgId, portalPath(orgId, portalId, folderId === "main" ? null : folderId));
   if (!viewer) notFound();
-  const portal = await orNotFound(getPortal({ viewer, portalId }));
-  return { viewer, portal };
-});
-
-export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
-  const { orgId, portalId, folderId } = await params;
-  const { portal } = await loadPortal(orgId, portalId, folderId);
-  return { title: `Files · ${portal.name}` };
+  return viewer;
 }
+
+// The layout's title template adds the portal's name.
+export const metadata: Metadata = { title: "Files" };
 
 /** The list's state from the URL; anything unknown falls back to the default. */
 function listState(search: Search) {
@@ -70,7 +64,7 @@ const COLUMNS: { sort: FolderSort; label: string; className?: string }[] = [
 export default async function PortalFolderPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const { orgId, portalId, folderId } = await params;
   const search = await searchParams;
-  const { viewer } = await loadPortal(orgId, portalId, folderId);
+  const viewer = await loadViewer(orgId, portalId, folderId);
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
   const { sort, dir, page } = listState(search);
@@ -148,14 +142,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
             ))}
           </ol>
         </nav>
-        <div className="flex flex-wrap gap-2">
-          {canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}
-          {canManage ? (
-            <Link href={portalViewPath(orgId, portalId, "deleted")} className="self-center text-sm text-brand hover:underline">
-              Recently deleted
-            </Link>
-          ) : null}
-        </div>
+        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}</div>
       </div>
 
       <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
