@@ -5,7 +5,7 @@ export default function Loading() {
   return (
     <div role="status" aria-label="Loading files" className="space-y-4">
       <Skeleton className="h-7 w-48" />
-      <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
         <Skeleton className="hidden h-64 md:block" />
         <div className="space-y-3">
           <Skeleton className="h-32 w-full" />

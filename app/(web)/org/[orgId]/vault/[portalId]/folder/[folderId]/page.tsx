@@ -145,7 +145,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
         <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}</div>
       </div>
 
-      <div className="grid gap-4 md:grid-cols-[14rem_1fr]">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
         <aside aria-label="Folders" className="min-w-0">
           <details className="rounded-lg border border-slate-200 bg-white p-2 md:hidden">
             <summary className="flex cursor-pointer items-center gap-2 px-2 py-1 text-sm font-medium">
