@@ -17,7 +17,6 @@ import { ActionMenu, type MenuItem } from "@/components/ui/dropdown-menu";
 import { Input } from "@/components/ui/input";
 import { useToast } from "@/components/ui/toast";
 import type { FolderTreeNode } from "@/lib/files/folder-view";
-import { fileDownloadPath } from "@/lib/portals/links";
 import { flattenTree } from "./folder-tree";
 
 export interface EntryRef {
@@ -76,6 +75,7 @@ export function EntryActions({
   entry,
   tree,
   previewHref,
+  downloadHref,
   canManage,
 }: {
   orgId: string;
@@ -83,16 +83,16 @@ export function EntryActions({
   entry: EntryRef;
   tree: readonly FolderTreeNode[];
   previewHref: string | null;
+  /** The download route (files); built by the page (lib/portals/links reads the environment's zod schema). */
+  downloadHref: string | null;
   canManage: boolean;
 }) {
   const router = useRouter();
   const [dialog, setDialog] = useState<"rename" | "move" | null>(null);
   const { remove } = useDeleteEntry(orgId, portalId);
   const items: MenuItem[] = [];
-  if (!entry.isFolder) {
-    if (previewHref) items.push({ label: "Preview", icon: Eye, onSelect: () => router.push(previewHref, { scroll: false }) });
-    items.push({ label: "Download", icon: Download, onSelect: () => window.location.assign(fileDownloadPath(orgId, portalId, entry.id)) });
-  }
+  if (previewHref) items.push({ label: "Preview", icon: Eye, onSelect: () => router.push(previewHref, { scroll: false }) });
+  if (downloadHref) items.push({ label: "Download", icon: Download, onSelect: () => window.location.assign(downloadHref) });
   if (canManage) {
     items.push(
       { label: "Rename", icon: Pencil, onSelect: () => setDialog("rename") },

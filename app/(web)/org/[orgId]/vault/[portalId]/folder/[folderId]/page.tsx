@@ -222,6 +222,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                           entry={{ id: e.id, name: e.name, isFolder: e.isFolder, parentId: parent }}
                           tree={tree}
                           previewHref={e.isFolder ? null : href({ file: e.id })}
+                          downloadHref={e.isFolder ? null : fileDownloadPath(orgId, portalId, e.id)}
                           canManage={canManage}
                         />
                       </Td>
