@@ -44,6 +44,11 @@ async function checkPage(page: Page, name: string): Promise<void> {
       // What sticks out, to name it in the failure.
       wide: [...document.querySelectorAll("body *")]
         .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((e) => {
+          // Not inside something that scrolls or clips sideways (tables and tabs do, on purpose).
+          for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
+          return true;
+        })
         .slice(0, 5)
         .map((e) => `${e.tagName.toLowerCase()}.${e.className}`.slice(0, 120)),
     }));

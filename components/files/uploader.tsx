@@ -220,6 +220,8 @@ export function Uploader({
           id={inputId}
           type="file"
           multiple
+          // The visible button opens it; one tab stop, not two.
+          tabIndex={-1}
           className="sr-only"
           onChange={(e) => {
             if (e.target.files) add(e.target.files);

@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as FolderTreeIcon, Upload } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -41,9 +40,6 @@ async function loadViewer(orgId: string, portalId: string, folderId: string) {
   if (!viewer) notFound();
   return viewer;
 }
-
-// The layout's title template adds the portal's name.
-export const metadata: Metadata = { title: "Files" };
 
 /** The list's state from the URL; anything unknown falls back to the default. */
 function listState(search: Search) {
