@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 import { defineConfig, devices } from "@playwright/test";
 
@@ -57,7 +59,8 @@ export default defineConfig({
     // made beforehand (`npm test` runs `next build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
-    env: { E2E_PORT: String(port) },
+    // The server's environment (its database) for specs that set up rows of their own (e2e/files-support.ts).
+    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] ?? path.join(tmpdir(), `cp-e2e-server-env-${port}.json`) },
     // Migrations and the seed on PGlite take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.
