@@ -42,7 +42,13 @@ export function toPosted(fields: BuilderField[]): string {
       label: f.label,
       kind: f.kind,
       required: f.required,
-      options: f.kind === "select" ? f.options.split("\n").map((o) => o.trim()).filter(Boolean) : [],
+      options:
+        f.kind === "select"
+          ? f.options
+              .split("\n")
+              .map((o) => o.trim())
+              .filter(Boolean)
+          : [],
     })),
   );
 }
@@ -63,7 +69,13 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
         {fields.map((f, i) => (
           <li key={f.key} className="rounded-md border border-slate-200 p-3" data-testid="builder-field">
             <div className="grid gap-2 sm:grid-cols-[1fr_10rem]">
-              <Input id={`field-${f.key}-label`} label={`Field ${i + 1} label`} value={f.label} onChange={(e) => update(f.key, { label: e.target.value })} required />
+              <Input
+                id={`field-${f.key}-label`}
+                label={`Field ${i + 1} label`}
+                value={f.label}
+                onChange={(e) => update(f.key, { label: e.target.value })}
+                required
+              />
               <Select
                 id={`field-${f.key}-kind`}
                 label="Type"
@@ -89,10 +101,23 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
                 <Button type="button" size="sm" variant="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move field ${i + 1} up`}>
                   <ArrowUp aria-hidden size={14} />
                 </Button>
-                <Button type="button" size="sm" variant="ghost" disabled={i === fields.length - 1} onClick={() => move(i, 1)} aria-label={`Move field ${i + 1} down`}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="ghost"
+                  disabled={i === fields.length - 1}
+                  onClick={() => move(i, 1)}
+                  aria-label={`Move field ${i + 1} down`}
+                >
                   <ArrowDown aria-hidden size={14} />
                 </Button>
-                <Button type="button" size="sm" variant="ghost" onClick={() => onChange(fields.filter((x) => x.key !== f.key))} aria-label={`Remove field ${i + 1}`}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => onChange(fields.filter((x) => x.key !== f.key))}
+                  aria-label={`Remove field ${i + 1}`}
+                >
                   <Trash2 aria-hidden size={14} />
                 </Button>
               </div>

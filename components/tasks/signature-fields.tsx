@@ -77,7 +77,14 @@ export function SignatureFields({
       </div>
       {mode === "box" ? (
         <div className="grid gap-2 sm:grid-cols-2">
-          <Input id="placement-page" label="Page number" type="number" min={1} value={page} onChange={(e) => setPage(Math.max(1, Number(e.target.value) || 1))} />
+          <Input
+            id="placement-page"
+            label="Page number"
+            type="number"
+            min={1}
+            value={page}
+            onChange={(e) => setPage(Math.max(1, Number(e.target.value) || 1))}
+          />
           <Select
             id="placement-position"
             label="Position on the page"

@@ -16,8 +16,3 @@ export function RemindersBadge() {
     </Badge>
   );
 }
-
-/** A date and time, written out in UTC so that server and browser agree. */
-export function formatWhen(date: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date) + " UTC";
-}

@@ -30,7 +30,19 @@ export function TaskStatusButton({ portalId, taskId, done, action }: { portalId:
 }
 
 /** Delete a task (asks first), then back to the task list. */
-export function DeleteTaskButton({ portalId, taskId, title, action, backTo }: { portalId: string; taskId: string; title: string; action: BoundAction; backTo: string }) {
+export function DeleteTaskButton({
+  portalId,
+  taskId,
+  title,
+  action,
+  backTo,
+}: {
+  portalId: string;
+  taskId: string;
+  title: string;
+  action: BoundAction;
+  backTo: string;
+}) {
   const { run, pending } = useRunAction(action);
   const router = useRouter();
   return (
@@ -86,11 +98,28 @@ export function EditFieldsDialog({
 }
 
 /** Choose (another) PDF to sign and where the signature goes. */
-export function EditDocumentDialog({ portalId, taskId, action, pdfs, current }: { portalId: string; taskId: string; action: BoundAction; pdfs: PdfOption[]; current?: string }) {
+export function EditDocumentDialog({
+  portalId,
+  taskId,
+  action,
+  pdfs,
+  current,
+}: {
+  portalId: string;
+  taskId: string;
+  action: BoundAction;
+  pdfs: PdfOption[];
+  current?: string;
+}) {
   const [open, setOpen] = useState(false);
   const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
   return (
-    <Dialog open={open} onOpenChange={setOpen} title="Document to sign" trigger={<Button variant="secondary">{current ? "Change document" : "Choose document"}</Button>}>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Document to sign"
+      trigger={<Button variant="secondary">{current ? "Change document" : "Choose document"}</Button>}
+    >
       <form action={formAction} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />

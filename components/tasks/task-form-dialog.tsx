@@ -85,7 +85,15 @@ function CommonFields({
   return (
     <>
       <Input id="task-title" name="title" label="Title" required maxLength={500} defaultValue={initial?.title} error={errors.title} />
-      <Textarea id="task-description" name="description" label="Description" rows={3} maxLength={10000} defaultValue={initial?.description} error={errors.description} />
+      <Textarea
+        id="task-description"
+        name="description"
+        label="Description"
+        rows={3}
+        maxLength={10000}
+        defaultValue={initial?.description}
+        error={errors.description}
+      />
       <Input
         id="task-due"
         label="Due date"

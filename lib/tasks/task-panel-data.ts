@@ -18,7 +18,13 @@ export interface AssigneeOption {
  * Who a task of the portal may be assigned to (D17): the portal's guests and the organization's
  * members and admins, by name then email. Those who manage the portal's tasks; 404 otherwise.
  */
-export async function listAssigneeOptions({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<{ guests: AssigneeOption[]; members: AssigneeOption[] }> {
+export async function listAssigneeOptions({
+  viewer,
+  portalId,
+}: {
+  viewer: Viewer;
+  portalId: string;
+}): Promise<{ guests: AssigneeOption[]; members: AssigneeOption[] }> {
   await accessPortal(viewer, portalId, "manageTasks");
   const user = { select: { id: true, name: true, email: true } } as const;
   const [guests, members] = await Promise.all([
@@ -32,7 +38,9 @@ export async function listAssigneeOptions({ viewer, portalId }: { viewer: Viewer
 /** One active task of the portal with its assignees and attached file ids; 404 when missing or not the viewer's to see. */
 export async function getPortalTask({ viewer, portalId, taskId }: { viewer: Viewer; portalId: string; taskId: string }): Promise<TaskWithRelations> {
   await accessPortal(viewer, portalId, "viewTasks");
-  const task = isUuid(taskId) ? await db.task.findFirst({ where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] }, include: TASK_INCLUDE }) : null;
+  const task = isUuid(taskId)
+    ? await db.task.findFirst({ where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] }, include: TASK_INCLUDE })
+    : null;
   if (!task) throw notFound("Task");
   return task;
 }

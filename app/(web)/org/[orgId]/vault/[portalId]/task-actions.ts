@@ -4,7 +4,6 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { PortalActionState } from "@/components/portal/state";
 import { taskActionTypes } from "@/lib/events/types";
-import { portalViewPath } from "@/lib/portals/links";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
@@ -30,7 +29,10 @@ const json = z.string().transform((s, ctx) => {
 });
 /** "" (an empty date field) is no due date. */
 const optionalDate = z.string().transform((s) => (s.trim() === "" ? undefined : s.trim()));
-const checked = z.string().optional().transform((v) => v === "on" || v === "true");
+const checked = z
+  .string()
+  .optional()
+  .transform((v) => v === "on" || v === "true");
 
 const TASK_FIELDS = ["title", "description", "due_date", "send_reminder", "assignees", "fields", "document_file_id", "placement"] as const;
 
@@ -58,7 +60,8 @@ export const createTaskAction = orgAction(
     const formFields = isForm ? checkFormFields(input.fields ?? []) : [];
     const placement = isSign ? SignaturePlacementSchema.safeParse(input.placement ?? { signaturePage: true }) : null;
     if (placement && !placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
-    if (isSign && !input.document_file_id) return { fieldErrors: { document_file_id: "Choose the PDF to sign (upload it in the Files tab first if it is not there)" } };
+    if (isSign && !input.document_file_id)
+      return { fieldErrors: { document_file_id: "Choose the PDF to sign (upload it in the Files tab first if it is not there)" } };
     const { taskId } = await createTask({
       viewer,
       portalId: input.portalId,
@@ -126,7 +129,11 @@ export const setFormFieldsAction = orgAction(
 );
 
 export const setDocumentAction = orgAction(
-  { ...member, fields: ["document_file_id", "placement"], input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: json }) },
+  {
+    ...member,
+    fields: ["document_file_id", "placement"],
+    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: json }),
+  },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     const placement = SignaturePlacementSchema.safeParse(input.placement);
     if (!placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
@@ -135,4 +142,3 @@ export const setDocumentAction = orgAction(
     return { done: Date.now(), message: "Document saved" };
   },
 );
-

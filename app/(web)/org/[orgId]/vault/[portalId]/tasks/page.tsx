@@ -1,7 +1,8 @@
 import { ClipboardList, Users } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { RemindersBadge, StatusBadge, formatWhen } from "@/components/tasks/task-badges";
+import { formatWhen } from "@/components/portal/format";
+import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS, CreateTaskDialog } from "@/components/tasks/task-form-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { toApiActionType } from "@/lib/tasks/action-types";
@@ -18,7 +19,9 @@ type Params = { orgId: string; portalId: string };
 export default async function TasksPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId } = await params;
   const { viewer } = await loadMemberPortal(orgId, portalId);
-  const [{ items }, options, pdfs] = await orNotFound(Promise.all([listPortalTasks({ viewer, portalId }), listAssigneeOptions({ viewer, portalId }), portalPdfs(viewer, portalId)]));
+  const [{ items }, options, pdfs] = await orNotFound(
+    Promise.all([listPortalTasks({ viewer, portalId }), listAssigneeOptions({ viewer, portalId }), portalPdfs(viewer, portalId)]),
+  );
   const now = new Date();
   // Open first, soonest due first (no due date last), then the newest.
   const tasks = [...items].sort(
@@ -27,7 +30,9 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
       (a.dueDate?.getTime() ?? Infinity) - (b.dueDate?.getTime() ?? Infinity) ||
       b.createdAt.getTime() - a.createdAt.getTime(),
   );
-  const create = <CreateTaskDialog portalId={portalId} action={createTaskAction.bind(null, orgId)} guests={options.guests} members={options.members} pdfs={pdfs} />;
+  const create = (
+    <CreateTaskDialog portalId={portalId} action={createTaskAction.bind(null, orgId)} guests={options.guests} members={options.members} pdfs={pdfs} />
+  );
 
   return (
     <section aria-labelledby="tasks-heading" className="space-y-4">

@@ -2,7 +2,8 @@ import { ArrowLeft, FileText } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { RemindersBadge, StatusBadge, formatWhen } from "@/components/tasks/task-badges";
+import { formatWhen } from "@/components/portal/format";
+import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, EditTaskDialog, REMINDER_HINT } from "@/components/tasks/task-form-dialog";
 import { KIND_LABELS, type FieldKind } from "@/components/tasks/field-builder";
@@ -33,7 +34,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   return { title: task.title };
 }
 
-const REMINDER_TONES = { sent: "success", skipped: "neutral", failed: "danger", } as const;
+const REMINDER_TONES = { sent: "success", skipped: "neutral", failed: "danger" } as const;
 
 function formatValue(value: unknown): string {
   if (value === true) return "Yes";
@@ -93,7 +94,10 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
             <ul className="space-y-1 text-sm">
               {task.assignees.map((a) => (
                 <li key={a.userId}>
-                  {a.name ?? a.email} <span className="text-slate-500">{a.name ? `(${a.email}) ` : ""}· {a.type}</span>
+                  {a.name ?? a.email}{" "}
+                  <span className="text-slate-500">
+                    {a.name ? `(${a.email}) ` : ""}· {a.type}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -171,7 +175,9 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                 );
               })}
             </dl>
-            {details.answers.some((a) => a.fieldId && !labelOf.has(a.fieldId)) ? <p className="mt-2 text-xs text-slate-500">Some answers belong to removed fields.</p> : null}
+            {details.answers.some((a) => a.fieldId && !labelOf.has(a.fieldId)) ? (
+              <p className="mt-2 text-xs text-slate-500">Some answers belong to removed fields.</p>
+            ) : null}
           </Card>
         ) : null}
 
@@ -180,7 +186,13 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
             title={
               <span className="flex items-center justify-between gap-2">
                 Document to sign
-                <EditDocumentDialog portalId={portalId} taskId={task.id} action={setDocumentAction.bind(null, orgId)} pdfs={pdfs} current={details.document?.file.id} />
+                <EditDocumentDialog
+                  portalId={portalId}
+                  taskId={task.id}
+                  action={setDocumentAction.bind(null, orgId)}
+                  pdfs={pdfs}
+                  current={details.document?.file.id}
+                />
               </span>
             }
           >
