@@ -28,7 +28,10 @@ const json = z.string().transform((s, ctx) => {
   }
 });
 /** "" (an empty date field) is no due date. */
-const optionalDate = z.string().transform((s) => (s.trim() === "" ? undefined : s.trim()));
+const optionalDate = z
+  .string()
+  .optional()
+  .transform((s) => (s?.trim() ? s.trim() : undefined));
 const checked = z
   .string()
   .optional()
