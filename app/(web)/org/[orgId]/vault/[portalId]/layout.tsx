@@ -13,7 +13,7 @@ type Params = { orgId: string; portalId: string };
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { orgId, portalId } = await params;
   const { portal } = await loadMemberPortal(orgId, portalId);
-  return { title: { template: `%s · ${portal.name}`, default: portal.name } };
+  return { title: { template: `%s · ${portal.name} · Client Portals`, default: portal.name } };
 }
 
 /** The member workspace of one portal: its header (name, state, tags, archive) and its tabs. */
