@@ -78,7 +78,7 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
               />
               <Select
                 id={`field-${f.key}-kind`}
-                label="Type"
+                label={`Field ${i + 1} type`}
                 value={f.kind}
                 onChange={(e) => update(f.key, { kind: e.target.value as FieldKind })}
                 options={Object.entries(KIND_LABELS).map(([value, label]) => ({ value, label }))}
@@ -96,7 +96,12 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
               />
             ) : null}
             <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
-              <Checkbox id={`field-${f.key}-required`} label="Required" checked={f.required} onChange={(e) => update(f.key, { required: e.target.checked })} />
+              <Checkbox
+                id={`field-${f.key}-required`}
+                label={`Field ${i + 1} required`}
+                checked={f.required}
+                onChange={(e) => update(f.key, { required: e.target.checked })}
+              />
               <div className="flex gap-1">
                 <Button type="button" size="sm" variant="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move field ${i + 1} up`}>
                   <ArrowUp aria-hidden size={14} />

@@ -1,5 +1,4 @@
 import { Users } from "lucide-react";
-import type { Metadata } from "next";
 import { GuestRowActions, InviteGuestsDialog } from "@/components/guests/guest-controls";
 import { PermissionList } from "@/components/guests/permission-list";
 import { formatWhen } from "@/components/portal/format";
@@ -9,9 +8,9 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests } from "@/lib/guests/manage-guests";
 import { inviteGuestsAction, removeGuestAction, resendInvitationAction } from "../guest-actions";
-import { loadMemberPortal, orNotFound } from "../load-portal";
+import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
 
-export const metadata: Metadata = { title: "Guests" };
+export const generateMetadata = tabMetadata("Guests");
 
 type Params = { orgId: string; portalId: string };
 

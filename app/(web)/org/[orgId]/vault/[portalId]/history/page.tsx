@@ -1,5 +1,4 @@
 import { History } from "lucide-react";
-import type { Metadata } from "next";
 import Link from "next/link";
 import { describeAudit } from "@/components/portal/describe-audit";
 import { formatWhen } from "@/components/portal/format";
@@ -10,9 +9,9 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { HISTORY_KINDS, listPortalAudit, type HistoryKind } from "@/lib/audit/list-audit";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { portalViewPath } from "@/lib/portals/links";
-import { loadMemberPortal, orNotFound } from "../load-portal";
+import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
 
-export const metadata: Metadata = { title: "History" };
+export const generateMetadata = tabMetadata("History");
 
 type Params = { orgId: string; portalId: string };
 type Search = { kind?: string; cursor?: string };

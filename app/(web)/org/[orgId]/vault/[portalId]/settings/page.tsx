@@ -1,11 +1,10 @@
-import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { DeletePortalButton } from "@/components/portal/delete-portal";
 import { mayOrg } from "@/lib/access/policy";
-import { loadMemberPortal } from "../load-portal";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { deletePortalAction } from "../portal-actions";
 
-export const metadata: Metadata = { title: "Settings" };
+export const generateMetadata = tabMetadata("Settings");
 
 type Params = { orgId: string; portalId: string };
 

@@ -1,5 +1,4 @@
 import { ClipboardList, Users } from "lucide-react";
-import type { Metadata } from "next";
 import Link from "next/link";
 import { formatWhen } from "@/components/portal/format";
 import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
@@ -8,11 +7,11 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { listAssigneeOptions } from "@/lib/tasks/task-panel-data";
-import { loadMemberPortal, orNotFound } from "../load-portal";
+import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
 import { createTaskAction } from "../task-actions";
 import { portalPdfs } from "./load-pdfs";
 
-export const metadata: Metadata = { title: "Tasks" };
+export const generateMetadata = tabMetadata("Tasks");
 
 type Params = { orgId: string; portalId: string };
 

@@ -30,8 +30,9 @@ async function load({ orgId, portalId, taskId }: Params) {
 }
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
-  const { task } = await load(await params);
-  return { title: task.title };
+  const p = await params;
+  const [{ task }, { portal }] = await Promise.all([load(p), loadMemberPortal(p.orgId, p.portalId)]);
+  return { title: `${task.title} · ${portal.name}` };
 }
 
 const REMINDER_TONES = { sent: "success", skipped: "neutral", failed: "danger" } as const;
