@@ -3,7 +3,7 @@
 type Meta = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const quoted = (v: unknown) => (str(v) ? `“${str(v)}”` : "");
+const quoted = (v: unknown) => (str(v) ? `“${str(v)}”` : "an item");
 const list = (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.map(String).join(", ") : "none");
 
 const WHAT: Record<string, (m: Meta) => string> = {
