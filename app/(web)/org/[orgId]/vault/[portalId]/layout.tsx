@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { PortalHeader } from "@/components/portal/portal-header";
 import { NavTabs } from "@/components/ui/nav-tabs";
@@ -9,12 +8,6 @@ import { loadMemberPortal } from "./load-portal";
 import { setArchivedAction, setTagsAction, setWorkflowStateAction } from "./portal-actions";
 
 type Params = { orgId: string; portalId: string };
-
-export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
-  const { orgId, portalId } = await params;
-  const { portal } = await loadMemberPortal(orgId, portalId);
-  return { title: { template: `%s · ${portal.name}`, default: portal.name } };
-}
 
 /** The member workspace of one portal: its header (name, state, tags, archive) and its tabs. */
 export default async function PortalLayout({ children, params }: { children: ReactNode; params: Promise<Params> }) {

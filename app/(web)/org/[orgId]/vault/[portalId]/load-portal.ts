@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { findWebViewer } from "@/lib/access/web-viewer";
@@ -27,3 +28,12 @@ export const loadMemberPortal = cache(async (orgId: string, portalId: string) =>
   const portal = await orNotFound(getPortal({ viewer, portalId }));
   return { viewer, portal };
 });
+
+/** A tab's title: `<tab> · <portal>` (the root layout adds the product's name). */
+export function tabMetadata(tab: string) {
+  return async ({ params }: { params: Promise<{ orgId: string; portalId: string }> }): Promise<Metadata> => {
+    const { orgId, portalId } = await params;
+    const { portal } = await loadMemberPortal(orgId, portalId);
+    return { title: `${tab} · ${portal.name}` };
+  };
+}
