@@ -96,27 +96,35 @@ interface PageRow extends Omit<PortalRecord, "workflowState" | "externalSystemId
 }
 
 /**
- * A page of the portals the viewer may view, as loadPortalRecords returns them, in one statement
- * (the API's portal list, issue 17: six queries before): the page with its workflow state,
+ * Portals on which the viewer may do `action`, as loadPortalRecords returns them, in one statement
+ * (the API's portal list and single portal reads, issue 17: six queries before): with workflow state,
  * external ids, partner link (only while the partner integration is connected, D9) and task
  * counters. Ordered by creation (D5), strictly after `cursor`.
  */
 export async function loadPortalPage({
   viewer,
+  action = "view",
+  portalId,
   templatesOnly,
   externalId,
   cursor,
   take,
 }: {
   viewer: Viewer;
-  templatesOnly: boolean;
+  action?: PortalAction;
+  /** Only this portal (loadPortal). */
+  portalId?: string;
+  /** Templates only (true), portals only (false), or both (undefined). */
+  templatesOnly?: boolean;
   /** Only the portal holding this (system key, value) pair. */
   externalId?: { systemKey: string; value: string };
   cursor?: Cursor;
-  take: number;
+  take?: number;
 }): Promise<PortalRecord[]> {
-  const { orgId, portalIds } = portalScope(viewer, "view");
-  const where = [Prisma.sql`p."orgId" = ${orgId}::uuid AND p."deletedAt" IS NULL AND p."isTemplate" = ${templatesOnly}`];
+  const { orgId, portalIds } = portalScope(viewer, action);
+  const where = [Prisma.sql`p."orgId" = ${orgId}::uuid AND p."deletedAt" IS NULL`];
+  if (templatesOnly !== undefined) where.push(Prisma.sql`p."isTemplate" = ${templatesOnly}`);
+  if (portalId !== undefined) where.push(Prisma.sql`p."id" = ${portalId}::uuid`);
   if (portalIds) where.push(Prisma.sql`p."id" = ANY(${portalIds}::uuid[])`);
   if (externalId) {
     where.push(Prisma.sql`EXISTS (SELECT 1 FROM "ExternalSystemId" x
@@ -142,7 +150,7 @@ export async function loadPortalPage({
     ) tc
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY p."createdAt", p."id"
-    LIMIT ${take}`;
+    ${take === undefined ? Prisma.empty : Prisma.sql`LIMIT ${take}`}`;
   return rows.map(({ workflowStateId, workflowStateName, externalIds, partnerLink, ...r }) => ({
     ...r,
     workflowState: workflowStateId !== null && workflowStateName !== null ? { id: workflowStateId, name: workflowStateName } : null,
