@@ -32,7 +32,7 @@ interface Seeded {
   filePortals: { entries: number; id: string }[];
 }
 
-async function seed(): Promise<Seeded> {
+export async function seed(): Promise<Seeded> {
   const { db } = await import("@/lib/db");
   const { createTestClient, createTestOrg, createTestUser, createTestWorkflowStates } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
