@@ -39,7 +39,7 @@ export async function hammer(target: Target, seconds = ROUND_SECONDS): Promise<R
     duration: seconds,
   });
   const ok = r["2xx"];
-  if (ok === 0) {
+  if (ok === 0 && r.non2xx + r.errors > 0) {
     // Nothing succeeded: show why once, rather than a table of zeros.
     const res = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers, body: target.body });
     console.error(`${target.method ?? "GET"} ${target.url}: ${res.status} ${(await res.text()).slice(0, 500)}`);

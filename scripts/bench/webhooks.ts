@@ -15,7 +15,7 @@ import { benchPort } from "./app-server.ts";
 import type { Bench, BenchRow } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
-const DELIVERIES = Number(process.env["BENCH_WEBHOOK_DELIVERIES"] ?? 3000);
+const DELIVERIES = Number(process.env["BENCH_WEBHOOK_DELIVERIES"] ?? 1000);
 const CONCURRENCY = 16;
 export const TARGET_PER_SECOND = 200;
 
