@@ -34,6 +34,7 @@ import { createPortal } from "@/lib/portals/create-portal";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
+import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
@@ -167,6 +168,14 @@ const ROWS: Row[] = [
     write: false,
     expect: { ...PORTAL_VIEW, guestNoView: "hidden", guestElsewhere: "hidden", ...LIST },
     run: (viewer) => listPortals({ viewer }),
+    sees: (r, w) => ids(r).includes(w.portalId),
+  }),
+  row({
+    entry: "portals/search-portals:searchPortals",
+    scope: "portal:read",
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoView: "hidden", guestElsewhere: "hidden", ...LIST },
+    run: (viewer) => searchPortals({ viewer, search: PortalSearchSchema.parse({}) }),
     sees: (r, w) => ids(r).includes(w.portalId),
   }),
   row({
