@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "@/app/sign-in/actions";
+import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { brandStyle } from "@/lib/organization/brand-style";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
@@ -14,12 +15,20 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   const orgs = await listUserOrganizations(user.id);
   const current = orgs.find((o) => o.orgId === orgId);
   if (!current) notFound();
-  // Settings (their own navigation lists API settings, webhooks, connected apps): members and
-  // admins; guests have none. Everyone chooses their own emails.
+  // Settings: members and admins (guests have none); its own navigation lists every page, and
+  // the most used ones stay one click away here. Everyone chooses their own emails.
   const isMember = current.role === "admin" || current.role === "member";
+  const showApiSettings = current.role === "admin" && (await hasApiAccess(orgId));
   const links: HeaderLink[] = [
     { href: `/org/${orgId}`, label: "Portals" },
-    ...(isMember ? [{ href: `/org/${orgId}/settings`, label: "Settings" }] : []),
+    ...(isMember ? [{ href: `/org/${orgId}/settings/profile`, label: "Settings" }] : []),
+    ...(showApiSettings
+      ? [
+          { href: `/org/${orgId}/settings/api`, label: "API settings" },
+          { href: `/org/${orgId}/settings/webhooks`, label: "Webhooks" },
+        ]
+      : []),
+    ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
     { href: "/account/notifications", label: "My notifications" },
   ];
 
