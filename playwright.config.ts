@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 import { defineConfig, devices } from "@playwright/test";
 
@@ -7,6 +9,9 @@ const port = Number(process.env["E2E_PORT"] ?? 3100);
 // same host as the links and redirects the app makes.
 const baseURL = `http://localhost:${port}`;
 const ci = !!process.env["CI"];
+// The server writes its environment (DATABASE_URL, ...) here, for specs that seed data in bulk
+// (e2e/list-portals.spec.ts: 1,000 portals). Set on process.env so the spec's worker sees it too.
+process.env["E2E_SERVER_ENV_FILE"] ??= path.join(tmpdir(), `client-portals-e2e-env-${port}.json`);
 
 // Debian's chromium package where installed (CI installs it, see .ci/run): Playwright's own
 // browser download is not available here. Elsewhere, Playwright's bundled Chromium.
@@ -57,7 +62,7 @@ export default defineConfig({
     // made beforehand (`npm test` runs `next build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] },
     // Migrations and the seed on PGlite take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.

@@ -41,8 +41,8 @@ export function PortalFilters({ action, search, states }: { action: string; sear
         name="sort"
         defaultValue={search.sort}
         options={[
-          { value: "created", label: "Newest first" },
           { value: "name", label: "Name (A-Z)" },
+          { value: "created", label: "Newest first" },
           { value: "activity", label: "Last activity" },
         ]}
       />

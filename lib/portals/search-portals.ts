@@ -11,7 +11,7 @@ import { isUuid } from "@/lib/ids";
 // sort walks the (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).
 // The API list is lib/portals/list-portals.ts (D5 order); this one is the web's only.
 
-export const PORTAL_SORTS = ["created", "name", "activity"] as const;
+export const PORTAL_SORTS = ["name", "created", "activity"] as const;
 export type PortalSort = (typeof PORTAL_SORTS)[number];
 export const PORTAL_STATUSES = ["active", "archived", "all"] as const;
 export const PAGE_SIZE = 50;
@@ -39,7 +39,7 @@ export const PortalSearchSchema = z.object({
     .optional()
     .catch(undefined)
     .transform((v) => v === "1"),
-  sort: z.enum(PORTAL_SORTS).default("created").catch("created"),
+  sort: z.enum(PORTAL_SORTS).default("name").catch("name"),
   after: z.string().max(500).optional().catch(undefined),
   before: z.string().max(500).optional().catch(undefined),
 });

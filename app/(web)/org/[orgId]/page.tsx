@@ -27,7 +27,7 @@ function listHref(orgId: string, search: PortalSearch, change: Partial<Record<ke
     state: search.state,
     status: search.status === "active" ? undefined : search.status,
     templates: search.templates ? "1" : undefined,
-    sort: search.sort === "created" ? undefined : search.sort,
+    sort: search.sort === "name" ? undefined : search.sort,
     ...change,
   };
   for (const [k, v] of Object.entries(merged)) if (v) params.set(k, v);

@@ -5,7 +5,10 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 
-/** Every settings page under one navigation; guests have no settings (not found). */
+/**
+ * Every settings page under one navigation; guests have no settings (not found). The API, webhook
+ * and connected-apps tabs are named apart from the header's links to the same pages.
+ */
 export default async function SettingsLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/profile`);
@@ -25,11 +28,11 @@ export default async function SettingsLayout({ children, params }: { children: R
       : []),
     ...(api
       ? [
-          { href: `${base}/api`, label: "API settings" },
-          { href: `${base}/webhooks`, label: "Webhooks", matchPrefix: `${base}/webhooks` },
+          { href: `${base}/api`, label: "API clients" },
+          { href: `${base}/webhooks`, label: "Webhook endpoints", matchPrefix: `${base}/webhooks` },
         ]
       : []),
-    { href: `${base}/connected-apps`, label: "Connected apps" },
+    { href: `${base}/connected-apps`, label: "Authorized apps" },
   ];
   return (
     <div className="space-y-6">
