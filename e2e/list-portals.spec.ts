@@ -31,11 +31,10 @@ async function seed() {
       [orgId],
     );
     for (const name of ["Engagement letter", "Bank statements"]) {
-      await client.query(`INSERT INTO "FileEntry" (id, "orgId", "portalId", "isFolder", name, "updatedAt") VALUES (gen_random_uuid(), $1, $2, true, $3, now())`, [
-        orgId,
-        template.rows[0]!.id,
-        name,
-      ]);
+      await client.query(
+        `INSERT INTO "FileEntry" (id, "orgId", "portalId", "isFolder", name, "updatedAt") VALUES (gen_random_uuid(), $1, $2, true, $3, now())`,
+        [orgId, template.rows[0]!.id, name],
+      );
     }
   } finally {
     await client.end();

@@ -11,4 +11,3 @@ export async function e2eDatabase(): Promise<pg.Client> {
   await client.connect();
   return client;
 }
-

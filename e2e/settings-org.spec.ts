@@ -116,10 +116,14 @@ test("default guest permissions are given to a guest invited afterwards", async 
 
   const db = await e2eDatabase();
   try {
-    const row = await db.query<{ permissions: unknown }>(`SELECT g.permissions FROM "PortalGuest" g JOIN "User" u ON u.id = g."userId" WHERE u.email = $1`, [email]);
+    const row = await db.query<{ permissions: unknown }>(`SELECT g.permissions FROM "PortalGuest" g JOIN "User" u ON u.id = g."userId" WHERE u.email = $1`, [
+      email,
+    ]);
     expect(row.rows[0]?.permissions).toEqual({ view: true, download: true, upload: false, delete: true });
     // Back to the demo's defaults for the specs after this one.
-    await db.query(`UPDATE "Organization" SET "defaultGuestPermissions" = '{"view": true, "download": true, "upload": true, "delete": false}' WHERE name = 'Demo Accounting LLP'`);
+    await db.query(
+      `UPDATE "Organization" SET "defaultGuestPermissions" = '{"view": true, "download": true, "upload": true, "delete": false}' WHERE name = 'Demo Accounting LLP'`,
+    );
   } finally {
     await db.end();
   }

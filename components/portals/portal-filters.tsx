@@ -11,7 +11,13 @@ import type { PortalSearch } from "@/lib/portals/search-portals";
  */
 export function PortalFilters({ action, search, states }: { action: string; search: PortalSearch; states: { id: string; name: string }[] }) {
   return (
-    <form method="get" action={action} role="search" aria-label="Portals" className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-6 md:items-end">
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label="Portals"
+      className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-6 md:items-end"
+    >
       <div className="col-span-2">
         <Input label="Search by name" id="portal-q" name="q" type="search" defaultValue={search.q ?? ""} placeholder="e.g. Acme" />
       </div>

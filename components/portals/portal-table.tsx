@@ -51,7 +51,11 @@ export function PortalTable({ orgId, rows, caption }: { orgId: string; rows: Por
             </Td>
             <Td className="text-right tabular-nums">{p.guestCount}</Td>
             <Td className="whitespace-nowrap">
-              {p.lastActivityAt ? <time dateTime={p.lastActivityAt.toISOString()}>{dateFormat.format(p.lastActivityAt)}</time> : <span className="text-slate-500">None yet</span>}
+              {p.lastActivityAt ? (
+                <time dateTime={p.lastActivityAt.toISOString()}>{dateFormat.format(p.lastActivityAt)}</time>
+              ) : (
+                <span className="text-slate-500">None yet</span>
+              )}
             </Td>
           </tr>
         ))}

@@ -3,7 +3,14 @@ import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
 import { changeMemberRole, removeMember } from "./manage-members";
-import { acceptMemberInvitationAsNewUser, acceptMemberInvitationAsUser, findMemberInvitation, inviteMember, listMemberInvitations, revokeMemberInvitation } from "./member-invitations";
+import {
+  acceptMemberInvitationAsNewUser,
+  acceptMemberInvitationAsUser,
+  findMemberInvitation,
+  inviteMember,
+  listMemberInvitations,
+  revokeMemberInvitation,
+} from "./member-invitations";
 
 /** The token from the captured invitation email (only the email has it). */
 async function tokenSentTo(email: string) {
@@ -60,7 +67,10 @@ describe("member invitations", () => {
 
   it("the last admin can be neither demoted nor removed", async () => {
     const { admin, viewer } = await setup();
-    await expect(changeMemberRole({ viewer, userId: admin.id, role: "member" })).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("at least one admin") });
+    await expect(changeMemberRole({ viewer, userId: admin.id, role: "member" })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("at least one admin"),
+    });
     await expect(removeMember({ viewer, userId: admin.id })).rejects.toMatchObject({ code: "conflict" });
   });
 });

@@ -23,11 +23,7 @@ export const MIN_PASSWORD_LENGTH = 10;
 const NO_LONGER_VALID = "This invitation has expired or was already used";
 
 export const InviteMemberSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email("Enter a valid email address").max(320)),
+  email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address").max(320)),
   role: z.enum(["member", "admin"]),
 });
 
@@ -41,7 +37,8 @@ export async function inviteMember({ viewer, ...input }: { viewer: Viewer } & z.
   const inviterId = userIdOf(viewer);
   return withChange(async (tx) => {
     const already = await tx.membership.findFirst({ where: { orgId, user: { email } }, select: { role: true } });
-    if (already) throw new AppError("conflict", `${email} is already ${already.role === "admin" ? "an admin" : "a member"} of this organization`, {}, { field: "email" });
+    if (already)
+      throw new AppError("conflict", `${email} is already ${already.role === "admin" ? "an admin" : "a member"} of this organization`, {}, { field: "email" });
     const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { name: true } });
     const inviter = inviterId ? await tx.user.findUnique({ where: { id: inviterId }, select: { name: true, email: true } }) : null;
     const { token, tokenHash } = newInvitationToken();
@@ -57,7 +54,14 @@ export async function inviteMember({ viewer, ...input }: { viewer: Viewer } & z.
       expiresInDays: INVITATION_DAYS,
     });
     await queueEmail(tx, { orgId, to: email, template: "member-invitation", ...content });
-    await recordAudit(tx, { orgId, actor: actorOf(viewer), action: "member.invited", targetType: "member_invitation", targetId: invitation.id, metadata: { email, role } });
+    await recordAudit(tx, {
+      orgId,
+      actor: actorOf(viewer),
+      action: "member.invited",
+      targetType: "member_invitation",
+      targetId: invitation.id,
+      metadata: { email, role },
+    });
     return { id: invitation.id, email, role };
   });
 }
@@ -79,7 +83,13 @@ export async function revokeMemberInvitation({ viewer, invitationId }: { viewer:
   await withChange(async (tx) => {
     const gone = await tx.memberInvitation.deleteMany({ where: { id: invitationId, orgId: viewer.orgId, acceptedAt: null } });
     if (gone.count === 0) throw notFound("Invitation");
-    await recordAudit(tx, { orgId: viewer.orgId, actor: actorOf(viewer), action: "member.invitation_revoked", targetType: "member_invitation", targetId: invitationId });
+    await recordAudit(tx, {
+      orgId: viewer.orgId,
+      actor: actorOf(viewer),
+      action: "member.invitation_revoked",
+      targetType: "member_invitation",
+      targetId: invitationId,
+    });
   });
 }
 
@@ -95,7 +105,15 @@ export async function findMemberInvitation(token: string): Promise<MemberInvitat
   if (inv.acceptedAt) return { status: "accepted" };
   if (inv.expiresAt <= new Date()) return { status: "expired" };
   const user = await db.user.findUnique({ where: { email: inv.email }, select: { passwordHash: true, name: true } });
-  return { status: "valid", orgId: inv.orgId, orgName: inv.org.name, email: inv.email, role: inv.role, hasPassword: Boolean(user?.passwordHash), userName: user?.name ?? null };
+  return {
+    status: "valid",
+    orgId: inv.orgId,
+    orgName: inv.org.name,
+    email: inv.email,
+    role: inv.role,
+    hasPassword: Boolean(user?.passwordHash),
+    userName: user?.name ?? null,
+  };
 }
 
 /** Claims the invitation once (of two concurrent accepts one wins) and makes the membership. */
@@ -109,12 +127,24 @@ async function join(tx: Tx, token: string, userId: string, email: string) {
   const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: inv.orgId, userId } } });
   if (existing) throw conflict("You are already a member of this organization");
   await tx.membership.create({ data: { orgId: inv.orgId, userId, role: inv.role } });
-  await recordAudit(tx, { orgId: inv.orgId, actor: { type: "user", userId }, action: "member.joined", targetType: "user", targetId: userId, metadata: { role: inv.role } });
+  await recordAudit(tx, {
+    orgId: inv.orgId,
+    actor: { type: "user", userId },
+    action: "member.joined",
+    targetType: "user",
+    targetId: userId,
+    metadata: { role: inv.role },
+  });
   return { orgId: inv.orgId, email: inv.email, userId };
 }
 
 const newAccountSchema = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(200, "The name is too long").refine(isStorableText, "The name contains characters that cannot be stored"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter your name")
+    .max(200, "The name is too long")
+    .refine(isStorableText, "The name contains characters that cannot be stored"),
   password: z.string().min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(200, "The password is too long"),
 });
 

@@ -6,7 +6,14 @@ import type { NotificationPreferenceKind } from "./preferences";
 // The daily digest: notifications of the kinds a user set to "digest" are kept as DigestItem rows
 // and mailed together once a day by the scheduled Inngest function (inngest/functions/daily-digest).
 
-export async function keepForDigest(item: { userId: string; orgId: string | null; kind: NotificationPreferenceKind; subject: string; text: string; url?: string | null }) {
+export async function keepForDigest(item: {
+  userId: string;
+  orgId: string | null;
+  kind: NotificationPreferenceKind;
+  subject: string;
+  text: string;
+  url?: string | null;
+}) {
   await db.digestItem.create({ data: { ...item, url: item.url ?? null } });
 }
 
@@ -33,7 +40,14 @@ export async function sendDigest(userId: string): Promise<{ items: number }> {
   // One organization's items go out under it; a mix (or none) as a message of the product.
   const orgs = new Set(items.map((i) => i.orgId));
   const orgId = orgs.size === 1 ? [...orgs][0]! : null;
-  await sendEmail({ orgId, to: user.email, subject: `Your daily digest: ${items.length} update${items.length === 1 ? "" : "s"}`, text, html, template: "digest" });
+  await sendEmail({
+    orgId,
+    to: user.email,
+    subject: `Your daily digest: ${items.length} update${items.length === 1 ? "" : "s"}`,
+    text,
+    html,
+    template: "digest",
+  });
   await db.digestItem.updateMany({ where: { id: { in: items.map((i) => i.id) } }, data: { sentAt: new Date() } });
   return { items: items.length };
 }
@@ -42,7 +56,14 @@ export async function sendDigest(userId: string): Promise<{ items: number }> {
  * For senders that know an address only (reminders): "send" when the user wants it now (or has no
  * account), otherwise the item is kept for the digest ("kept") or dropped ("off").
  */
-export async function routeByPreference(item: { email: string; orgId: string; kind: NotificationPreferenceKind; subject: string; text: string; url?: string }): Promise<"send" | "kept" | "off"> {
+export async function routeByPreference(item: {
+  email: string;
+  orgId: string;
+  kind: NotificationPreferenceKind;
+  subject: string;
+  text: string;
+  url?: string;
+}): Promise<"send" | "kept" | "off"> {
   const user = await db.user.findUnique({ where: { email: item.email }, select: { id: true, notificationPreference: true } });
   const mode = user?.notificationPreference?.[item.kind] ?? "immediately";
   if (!user || mode === "immediately") return "send";

@@ -71,7 +71,14 @@ export async function sendNotification(notification: PortalNotification, recipie
   if (mode === "off") return { skipped: "off" as const };
   if (mode === "digest") {
     const url = portalWebUrl(notification.orgId, notification.portalId);
-    await keepForDigest({ userId: recipient.userId, orgId: notification.orgId, kind: notification.kind === "fileUploaded" ? "uploads" : "taskCompletions", subject: notification.subject, text: notification.text, url });
+    await keepForDigest({
+      userId: recipient.userId,
+      orgId: notification.orgId,
+      kind: notification.kind === "fileUploaded" ? "uploads" : "taskCompletions",
+      subject: notification.subject,
+      text: notification.text,
+      url,
+    });
     return { skipped: "digest" as const };
   }
   return sendEmail({

@@ -31,7 +31,12 @@ function uploadedBy(orgId: string, portalId: string, user: { id: string; email: 
 describe("notification preferences", () => {
   it("defaults to immediately and stores a user's choice", async () => {
     const user = await createTestUser();
-    expect(await getNotificationPreferences(user.id)).toEqual({ uploads: "immediately", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" });
+    expect(await getNotificationPreferences(user.id)).toEqual({
+      uploads: "immediately",
+      taskCompletions: "immediately",
+      reminders: "immediately",
+      invitations: "immediately",
+    });
     await setNotificationPreferences(user.id, { uploads: "off", taskCompletions: "digest", reminders: "immediately", invitations: "off" });
     expect(await getNotificationPreferences(user.id)).toMatchObject({ uploads: "off", taskCompletions: "digest" });
     await expect(setNotificationPreferences(user.id, { uploads: "sometimes" } as never)).rejects.toMatchObject({ name: "ZodError" });

@@ -13,7 +13,12 @@ export type NotificationPreferences = Record<NotificationPreferenceKind, Notific
 
 const DEFAULTS: NotificationPreferences = { uploads: "immediately", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" };
 
-export const NotificationPreferencesSchema = z.object(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, z.enum(NOTIFICATION_MODES)])) as Record<NotificationPreferenceKind, z.ZodEnum<{ immediately: "immediately"; digest: "digest"; off: "off" }>>);
+export const NotificationPreferencesSchema = z.object(
+  Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, z.enum(NOTIFICATION_MODES)])) as Record<
+    NotificationPreferenceKind,
+    z.ZodEnum<{ immediately: "immediately"; digest: "digest"; off: "off" }>
+  >,
+);
 
 export async function getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
   const row = await db.notificationPreference.findUnique({ where: { userId } });
@@ -26,7 +31,6 @@ export async function setNotificationPreferences(userId: string, input: Notifica
   await db.notificationPreference.upsert({ where: { userId }, create: { userId, ...data }, update: data });
   return data;
 }
-
 
 export async function modeForUser(userId: string, kind: NotificationPreferenceKind): Promise<NotificationMode> {
   const row = await db.notificationPreference.findUnique({ where: { userId }, select: { [kind]: true } });

@@ -63,8 +63,19 @@ export async function updateOrgProfile({ viewer, ...input }: { viewer: Viewer } 
   }
   return withChange(async (tx) => {
     const before = await tx.organization.findUniqueOrThrow({ where: { id: viewer.orgId }, select: { name: true, brandColor: true } });
-    const after = await tx.organization.update({ where: { id: viewer.orgId }, data: { name, brandColor: brandColor || null }, select: { name: true, brandColor: true } });
-    await recordAudit(tx, { orgId: viewer.orgId, actor: actorOf(viewer), action: "organization.updated", targetType: "organization", targetId: viewer.orgId, metadata: { before, after } });
+    const after = await tx.organization.update({
+      where: { id: viewer.orgId },
+      data: { name, brandColor: brandColor || null },
+      select: { name: true, brandColor: true },
+    });
+    await recordAudit(tx, {
+      orgId: viewer.orgId,
+      actor: actorOf(viewer),
+      action: "organization.updated",
+      targetType: "organization",
+      targetId: viewer.orgId,
+      metadata: { before, after },
+    });
     return after;
   });
 }
@@ -77,7 +88,14 @@ export async function updateDefaultGuestPermissions({ viewer, permissions }: { v
   const stored = { view: p.view, download: p.download, upload: p.upload, delete: p.deleteOwnUploads };
   await withChange(async (tx) => {
     await tx.organization.update({ where: { id: viewer.orgId }, data: { defaultGuestPermissions: stored } });
-    await recordAudit(tx, { orgId: viewer.orgId, actor: actorOf(viewer), action: "organization.guest_defaults_changed", targetType: "organization", targetId: viewer.orgId, metadata: stored });
+    await recordAudit(tx, {
+      orgId: viewer.orgId,
+      actor: actorOf(viewer),
+      action: "organization.guest_defaults_changed",
+      targetType: "organization",
+      targetId: viewer.orgId,
+      metadata: stored,
+    });
   });
   return p;
 }

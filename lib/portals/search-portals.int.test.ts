@@ -67,7 +67,17 @@ describe("searchPortals", () => {
   it("searches by name, filters by tag, state, archived and templates", async () => {
     const { viewer, onboarding } = await seeded();
     const names = async (q: Record<string, string>) => (await searchPortals({ viewer, search: search(q) })).items.map((p) => p.name).sort();
-    expect(await names({ q: "client 1" })).toEqual(["Client 10", "Client 11", "Client 12", "Client 13", "Client 14", "Client 15", "Client 17", "Client 18", "Client 19"]);
+    expect(await names({ q: "client 1" })).toEqual([
+      "Client 10",
+      "Client 11",
+      "Client 12",
+      "Client 13",
+      "Client 14",
+      "Client 15",
+      "Client 17",
+      "Client 18",
+      "Client 19",
+    ]);
     expect(await names({ tag: "vip" })).toHaveLength(5); // i = 0, 5, 10, 15, 20
     expect(await names({ state: onboarding.id })).toHaveLength(11); // even i but the archived 22
     expect(await names({ state: "none" })).toHaveLength(11);

@@ -103,7 +103,8 @@ function beyond(sort: PortalSort, p: Position, flip: boolean): Prisma.PortalWher
     return { OR: [{ createdAt: { [cmp]: at } }, { createdAt: at, id: { [cmp]: p.id } }] };
   }
   // Activity: nulls come after every date reading forwards, before them reading backwards.
-  if (p.v === null) return flip ? { OR: [{ lastActivityAt: { not: null } }, { lastActivityAt: null, id: { gt: p.id } }] } : { lastActivityAt: null, id: { lt: p.id } };
+  if (p.v === null)
+    return flip ? { OR: [{ lastActivityAt: { not: null } }, { lastActivityAt: null, id: { gt: p.id } }] } : { lastActivityAt: null, id: { lt: p.id } };
   const at = new Date(p.v);
   const dated: Prisma.PortalWhereInput[] = [{ lastActivityAt: { [cmp]: at } }, { lastActivityAt: at, id: { [cmp]: p.id } }];
   return { OR: flip ? dated : [...dated, { lastActivityAt: null }] };

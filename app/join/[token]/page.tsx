@@ -11,7 +11,10 @@ export const metadata: Metadata = { title: "Join an organization" };
 export const dynamic = "force-dynamic";
 
 const GONE = {
-  unknown: ["Invitation not found", "This invitation link is not valid. Check that you opened the whole link from the email, or ask an admin for a new invitation."],
+  unknown: [
+    "Invitation not found",
+    "This invitation link is not valid. Check that you opened the whole link from the email, or ask an admin for a new invitation.",
+  ],
   expired: ["Invitation expired", "This invitation has expired. Ask an admin of the organization to invite you again."],
   accepted: ["Invitation already used", "This invitation was already accepted. Sign in to open the organization."],
 } as const;

@@ -67,7 +67,15 @@ export default async function PortalListPage({ params, searchParams }: { params:
       {staff ? <PortalFilters action={`/org/${orgId}`} search={search} states={states} /> : null}
       {page.items.length === 0 ? (
         filtered ? (
-          <EmptyState icon={SearchX} title={`No ${what} match these filters`} action={<Link className="text-brand underline" href={listHref(orgId, search, { q: undefined, tag: undefined, state: undefined, status: undefined })}>Clear the search and filters</Link>}>
+          <EmptyState
+            icon={SearchX}
+            title={`No ${what} match these filters`}
+            action={
+              <Link className="text-brand underline" href={listHref(orgId, search, { q: undefined, tag: undefined, state: undefined, status: undefined })}>
+                Clear the search and filters
+              </Link>
+            }
+          >
             Try another name or tag, or look at archived ones too.
           </EmptyState>
         ) : (

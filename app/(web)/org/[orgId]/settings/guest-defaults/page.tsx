@@ -27,7 +27,9 @@ export default async function GuestDefaultsPage({ params }: { params: Promise<{ 
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Default guest permissions</h1>
-        <p className="mt-1 text-sm text-slate-600">What a guest may do in a portal when first invited to it. Changing them does not change guests already invited.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          What a guest may do in a portal when first invited to it. Changing them does not change guests already invited.
+        </p>
       </div>
       <Card>
         <ActionForm action={guestDefaultsAction.bind(null, orgId)} submitLabel="Save defaults">

@@ -51,7 +51,8 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
           <dd>{api ? <Badge tone="success">Enabled</Badge> : <Badge>Not available</Badge>}</dd>
         </dl>
         <p className="mt-3 text-sm text-slate-600">
-          The plan and API access are set by Client Portals support. Templates need a business or enterprise plan; the API needs enterprise with API access enabled.
+          The plan and API access are set by Client Portals support. Templates need a business or enterprise plan; the API needs enterprise with API access
+          enabled.
         </p>
       </Card>
     </div>

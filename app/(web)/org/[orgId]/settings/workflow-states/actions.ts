@@ -10,11 +10,14 @@ import { orgAction } from "@/lib/web/org-action";
 const path = (orgId: string) => `/org/${orgId}/settings/workflow-states`;
 const admin = { minRole: "admin", returnTo: path } as const;
 
-export const addStateAction = orgAction({ ...admin, input: z.object({ name: z.string() }), fields: ["name"] }, async ({ orgId, viewer }, { name }): Promise<SettingsState> => {
-  const state = await addWorkflowState({ viewer, name });
-  revalidatePath(path(orgId));
-  return { done: `Added “${state.name}”.` };
-});
+export const addStateAction = orgAction(
+  { ...admin, input: z.object({ name: z.string() }), fields: ["name"] },
+  async ({ orgId, viewer }, { name }): Promise<SettingsState> => {
+    const state = await addWorkflowState({ viewer, name });
+    revalidatePath(path(orgId));
+    return { done: `Added “${state.name}”.` };
+  },
+);
 
 export const renameStateAction = orgAction(
   { ...admin, input: z.object({ workflowStateId: z.string(), name: z.string() }) },
@@ -40,8 +43,11 @@ export const moveStateAction = orgAction(
   },
 );
 
-export const removeStateAction = orgAction({ ...admin, input: z.object({ workflowStateId: z.string() }) }, async ({ orgId, viewer }, input): Promise<SettingsState> => {
-  await removeWorkflowState({ viewer, ...input });
-  revalidatePath(path(orgId));
-  return { done: "Removed." };
-});
+export const removeStateAction = orgAction(
+  { ...admin, input: z.object({ workflowStateId: z.string() }) },
+  async ({ orgId, viewer }, input): Promise<SettingsState> => {
+    await removeWorkflowState({ viewer, ...input });
+    revalidatePath(path(orgId));
+    return { done: "Removed." };
+  },
+);

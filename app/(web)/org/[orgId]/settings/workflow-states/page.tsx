@@ -27,7 +27,9 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Workflow states</h1>
-        <p className="mt-1 text-sm text-slate-600">The stages a portal goes through, in this order in every list. A state in use by a portal cannot be removed.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          The stages a portal goes through, in this order in every list. A state in use by a portal cannot be removed.
+        </p>
       </div>
       <Card title="Add a state">
         <ActionForm action={add} submitLabel="Add state" inline>
@@ -49,7 +51,15 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
                 <ActionForm action={rename} submitLabel="Rename" variant="secondary" inline label={`Rename ${s.name}`}>
                   <input type="hidden" name="workflowStateId" value={s.id} />
                   <div className="flex-1">
-                    <Input label={`Name of ${s.name}`} hideLabel id={`state-${s.id}`} name="name" defaultValue={s.name} required maxLength={WORKFLOW_STATE_NAME_MAX} />
+                    <Input
+                      label={`Name of ${s.name}`}
+                      hideLabel
+                      id={`state-${s.id}`}
+                      name="name"
+                      defaultValue={s.name}
+                      required
+                      maxLength={WORKFLOW_STATE_NAME_MAX}
+                    />
                   </div>
                 </ActionForm>
               </div>
