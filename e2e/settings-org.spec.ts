@@ -28,7 +28,7 @@ async function admin(page: Page, path: string) {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
   await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Organization profile" })).toBeVisible();
   await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: path }).click();
 }
@@ -40,18 +40,18 @@ test("members: the last admin is protected, a role changes, an invited colleague
   await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
   await expect(me.getByRole("alert")).toContainText("An organization needs at least one admin");
   await me.getByLabel("Role of admin@demo.test").selectOption("member");
-  await me.getByRole("button", { name: "Change the role of admin@demo.test" }).click();
+  await me.getByRole("button", { name: "Change role of admin@demo.test" }).click();
   await expect(me.getByRole("alert")).toContainText("at least one admin");
 
   // A role change, and back.
   const member = page.getByRole("row", { name: "member@demo.test" });
   await member.getByLabel("Role of member@demo.test").selectOption("admin");
-  await member.getByRole("button", { name: "Change the role of member@demo.test" }).click();
+  await member.getByRole("button", { name: "Change role of member@demo.test" }).click();
   await expect(member.getByRole("status")).toHaveText("Role changed to admin.");
   await page.reload();
   await expect(page.getByRole("row", { name: "member@demo.test" }).getByLabel("Role of member@demo.test")).toHaveValue("admin");
   await page.getByRole("row", { name: "member@demo.test" }).getByLabel("Role of member@demo.test").selectOption("member");
-  await page.getByRole("row", { name: "member@demo.test" }).getByRole("button", { name: "Change the role of member@demo.test" }).click();
+  await page.getByRole("row", { name: "member@demo.test" }).getByRole("button", { name: "Change role of member@demo.test" }).click();
   await expect(page.getByRole("row", { name: "member@demo.test" }).getByRole("status")).toHaveText("Role changed to member.");
 
   // Invite a colleague.
@@ -86,7 +86,7 @@ test("workflow states: add, reorder, and remove; a used one is refused with its 
   await page.getByRole("button", { name: "Add state" }).click();
   const states = page.getByTestId("workflow-state");
   await expect(states.last()).toHaveAccessibleName("Quality check");
-  await page.getByRole("button", { name: "Move Quality check up" }).click();
+  await page.getByRole("button", { name: "Move up Quality check" }).click();
   await expect(states.nth(3)).toHaveAccessibleName("Quality check");
   await expect(states.nth(4)).toHaveAccessibleName("Complete");
   await look(page, "settings-workflow-states");

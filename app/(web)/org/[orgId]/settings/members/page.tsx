@@ -96,7 +96,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
                   <p className="text-xs text-slate-600">{m.email}</p>
                 </Td>
                 <Td>
-                  <ActionForm action={changeRole} submitLabel="Change role" variant="secondary" inline label={`Change the role of ${m.email}`}>
+                  <ActionForm action={changeRole} submitLabel="Change role" variant="secondary" inline label={`Change role of ${m.email}`}>
                     <input type="hidden" name="userId" value={m.userId} />
                     <Select label={`Role of ${m.email}`} hideLabel id={`role-${m.userId}`} name="role" options={ROLES} defaultValue={m.role} />
                   </ActionForm>

@@ -65,13 +65,13 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
               </div>
               <div className="flex flex-wrap items-end gap-2">
                 {i > 0 ? (
-                  <ActionForm action={move} submitLabel="Up" variant="ghost" inline label={`Move ${s.name} up`}>
+                  <ActionForm action={move} submitLabel="Move up" variant="ghost" inline label={`Move up ${s.name}`}>
                     <input type="hidden" name="workflowStateId" value={s.id} />
                     <input type="hidden" name="direction" value="up" />
                   </ActionForm>
                 ) : null}
                 {i < states.length - 1 ? (
-                  <ActionForm action={move} submitLabel="Down" variant="ghost" inline label={`Move ${s.name} down`}>
+                  <ActionForm action={move} submitLabel="Move down" variant="ghost" inline label={`Move down ${s.name}`}>
                     <input type="hidden" name="workflowStateId" value={s.id} />
                     <input type="hidden" name="direction" value="down" />
                   </ActionForm>
