@@ -1,10 +1,10 @@
 import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
-import { dailyDigest } from "@/inngest/functions/daily-digest";
-import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
+import { dailyDigest } from "./daily-digest";
+import { notifyPortalUsers } from "./notify-portal-users";
 import { db } from "@/lib/db";
 import { createTestGuest, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
-import { getNotificationPreferences, setNotificationPreferences } from "./preferences";
+import { getNotificationPreferences, setNotificationPreferences } from "@/lib/notifications/preferences";
 
 // Without SMTP_URL emails are captured, so OutboundEmail rows show exactly who was told what.
 
