@@ -135,9 +135,18 @@ test("profile, and a guest's own notification settings", async ({ page }) => {
   await admin(page, "Profile");
   await page.getByLabel("Brand colour").fill("#ffee00");
   await page.getByRole("button", { name: "Save profile" }).click();
-  await expect(page.getByRole("alert")).toContainText("too light");
+  await expect(page.getByRole("alert").filter({ hasText: "too light" })).toBeVisible();
   await expect(page.getByTestId("org-plan")).toHaveText("enterprise");
   await look(page, "settings-profile");
+  // A dark enough colour becomes the pages' brand colour; then back to the product's.
+  await page.getByLabel("Brand colour").fill("#0B5394");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
+  await page.reload();
+  await expect(page.locator("[style*='--color-brand']").first()).toHaveAttribute("style", /--color-brand:\s*#0b5394/);
+  await page.getByLabel("Brand colour").fill("");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
 
   await page.context().clearCookies();
   await page.goto("/sign-in");
