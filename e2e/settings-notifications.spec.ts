@@ -1,5 +1,4 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { e2eDatabase } from "./list-support";
 import { authorizeNewClient, callbackServer, signIn } from "./support";
 
 // "Turn off upload emails and receive none": the demo guest gets the email of an upload to Acme
@@ -8,12 +7,15 @@ import { authorizeNewClient, callbackServer, signIn } from "./support";
 // (two-step upload), the notification through the e2e server's job executor.
 
 test.describe.configure({ mode: "serial" });
+// Several sign-ins and settings round trips on a slow machine.
+test.setTimeout(180_000);
 const callback = callbackServer();
 
 async function setUploads(page: Page, mode: "Immediately" | "Off") {
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "guest@demo.test");
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
   await page.goto("/account/notifications");
   await page.getByTestId("notify-uploads").getByLabel(mode).check();
   await page.getByRole("button", { name: "Save" }).click();
@@ -31,18 +33,24 @@ async function upload(request: APIRequestContext, token: string, portalId: strin
   expect((await request.post(`/api/v1/portals/${portalId}/files/complete`, { headers, data: { file_id, filename } })).status()).toBe(201);
 }
 
-/** Who was emailed about `filename`, once the member's copy exists (the run reached its recipients) and a moment more. */
-async function recipientsOf(filename: string): Promise<string[]> {
-  const db = await e2eDatabase();
-  try {
-    const read = async () =>
-      (await db.query<{ to: string }>(`SELECT "to" FROM "OutboundEmail" WHERE subject LIKE $1 ORDER BY "to"`, [`%${filename}%`])).rows.map((r) => r.to);
-    await expect.poll(read, { timeout: 30_000 }).toContain("member@demo.test");
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    return read();
-  } finally {
-    await db.end();
-  }
+/** Who was emailed about `filename` (the captured mailbox: a subject, then its "To ..." line). */
+async function mailedAbout(page: Page, filename: string): Promise<string[]> {
+  await page.goto("/dev/mailbox");
+  const lines = (await page.locator("main").innerText()).split("\n").map((l) => l.trim());
+  const to: string[] = [];
+  lines.forEach((line, i) => {
+    if (!line.includes(filename) || !line.startsWith("New file in")) return;
+    const next = lines.slice(i + 1).find((l) => l.startsWith("To "));
+    if (next) to.push(next.slice(3).split(" · ")[0]!);
+  });
+  return to.sort();
+}
+
+/** Once the member's copy exists (the notification run reached its recipients), and a moment more. */
+async function recipientsOf(page: Page, filename: string): Promise<string[]> {
+  await expect.poll(() => mailedAbout(page, filename), { timeout: 30_000 }).toContain("member@demo.test");
+  await page.waitForTimeout(3000);
+  return mailedAbout(page, filename);
 }
 
 test("a guest who turns upload emails off receives none; with them on, they do", async ({ page, request }) => {
@@ -57,12 +65,12 @@ test("a guest who turns upload emails off receives none; with them on, they do",
 
   const first = `loud-${Date.now()}.txt`;
   await upload(request, accessToken, acme.id, first);
-  expect(await recipientsOf(first)).toEqual(["guest@demo.test", "member@demo.test"]);
+  expect(await recipientsOf(page, first)).toEqual(["guest@demo.test", "member@demo.test"]);
 
   await setUploads(page, "Off");
   const second = `quiet-${Date.now()}.txt`;
   await upload(request, accessToken, acme.id, second);
-  expect(await recipientsOf(second)).toEqual(["member@demo.test"]);
+  expect(await recipientsOf(page, second)).toEqual(["member@demo.test"]);
 
   // The demo's state back for the specs after this one.
   await setUploads(page, "Immediately");

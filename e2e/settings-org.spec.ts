@@ -8,6 +8,8 @@ import { authorizeNewClient, callbackServer, signIn } from "./support";
 // permissions applied to a newly invited guest, and the notification settings of a guest.
 
 test.describe.configure({ mode: "serial" });
+// Several sign-ins and settings round trips on a slow machine.
+test.setTimeout(180_000);
 const callback = callbackServer();
 const NEW_MEMBER = `colleague-${Date.now()}@demo.test`;
 
@@ -151,6 +153,7 @@ test("profile, and a guest's own notification settings", async ({ page }) => {
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "guest@demo.test");
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
   await page.goto("/account/notifications");
   await page.getByTestId("notify-uploads").getByLabel("Off").check();
   await page.getByTestId("notify-reminders").getByLabel("Daily digest").check();
