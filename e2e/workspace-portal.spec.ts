@@ -83,9 +83,9 @@ test("a File Request with due date, assignees and reminders", async ({ page }) =
   await dialog.getByLabel("Title").fill("Bank statements 2026");
   await dialog.getByLabel("Description").fill("Every account, January to December");
   // Reminders need a due date first.
-  await expect(dialog.getByLabel("Send reminders")).toBeDisabled();
-  await dialog.getByLabel("Due date").fill("2031-06-30T10:00");
-  await dialog.getByLabel("Send reminders").check();
+  await expect(dialog.getByRole("checkbox", { name: /^Send reminders/ })).toBeDisabled();
+  await dialog.getByLabel(/^Due date/).fill("2031-06-30T10:00");
+  await dialog.getByRole("checkbox", { name: /^Send reminders/ }).check();
   await dialog.getByLabel("Gray Guest (guest@demo.test)").check();
   await dialog.getByLabel("Morgan Member (member@demo.test)").check();
   await dialog.getByRole("button", { name: "Create task" }).click();

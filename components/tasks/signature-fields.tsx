@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
+import { placementJson, POSITIONS, type Position } from "./labels";
 
 // A Sign Document's document (a PDF of the portal) and where the signature goes: a signature page
 // added at the end (default), or a box on one page at a corner. Posted as `document_file_id` and
@@ -11,29 +12,6 @@ import { Select } from "@/components/ui/select";
 export interface PdfOption {
   id: string;
   name: string;
-}
-
-const BOX = { width: 0.35, height: 0.1 };
-const MARGIN = 0.05;
-const POSITIONS = {
-  "bottom-right": { x: 1 - MARGIN - BOX.width, y: 1 - MARGIN - BOX.height },
-  "bottom-left": { x: MARGIN, y: 1 - MARGIN - BOX.height },
-  "top-right": { x: 1 - MARGIN - BOX.width, y: MARGIN },
-  "top-left": { x: MARGIN, y: MARGIN },
-} as const;
-type Position = keyof typeof POSITIONS;
-
-export function placementJson(mode: "page" | "box", page: number, position: Position): string {
-  if (mode === "page") return JSON.stringify({ signaturePage: true });
-  return JSON.stringify({ page, ...POSITIONS[position], ...BOX });
-}
-
-/** Reads a stored placement back (for the detail view). */
-export function describePlacement(placement: unknown): string {
-  const p = placement as { signaturePage?: boolean; page?: number; x?: number; y?: number } | null;
-  if (!p || p.signaturePage) return "On a signature page added at the end";
-  const pos = Object.entries(POSITIONS).find(([, v]) => Math.abs(v.x - (p.x ?? -1)) < 0.001 && Math.abs(v.y - (p.y ?? -1)) < 0.001)?.[0];
-  return `On page ${p.page}${pos ? `, ${pos.replace("-", " ")}` : ""}`;
 }
 
 export function SignatureFields({

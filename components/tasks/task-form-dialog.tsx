@@ -12,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { taskActionTypes } from "@/lib/events/types";
+import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
@@ -21,24 +22,6 @@ export interface AssigneeChoice {
   name: string | null;
   email: string;
 }
-
-export const ACTION_LABELS: Record<(typeof taskActionTypes)[number], string> = {
-  General: "General",
-  "Question?": "Question",
-  "File Request": "File Request",
-  "Sign Document": "Sign Document",
-  "Fill Form": "Fill Form",
-};
-
-const ACTION_HINTS: Record<(typeof taskActionTypes)[number], string> = {
-  General: "Something to do, completed by hand.",
-  "Question?": "A question the client answers in the portal.",
-  "File Request": "Files the client uploads; their upload completes the task.",
-  "Sign Document": "A PDF of this portal the client signs.",
-  "Fill Form": "A form with the fields you build below.",
-};
-
-export const REMINDER_HINT = "Emails to the assignees 14, 7 and 3 days before, on the due date and 7 days after, while the task is open";
 
 const who = (a: AssigneeChoice) => (a.name ? `${a.name} (${a.email})` : a.email);
 

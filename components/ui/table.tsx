@@ -4,9 +4,11 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
  * A data table that scrolls sideways inside its card on a narrow screen instead of widening the
  * page. `caption` names it for screen readers (visually hidden unless `showCaption`).
  */
+// `relative`: visually hidden text in a cell (sr-only is absolutely positioned) stays inside the
+// scrolling box instead of widening the page on a phone.
 export function Table({ caption, children, showCaption = false }: { caption: string; children: ReactNode; showCaption?: boolean }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className={showCaption ? "px-4 py-2 text-left font-medium" : "sr-only"}>{caption}</caption>
         {children}
