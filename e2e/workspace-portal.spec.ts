@@ -270,6 +270,7 @@ test("permanently delete a portal: typed name, objects gone from storage; member
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "member@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
   await page.goto(`${base}/tasks`);
   await expect(tab(page, "Tasks")).toBeVisible();
   await expect(tab(page, "Settings")).toHaveCount(0);
@@ -278,6 +279,7 @@ test("permanently delete a portal: typed name, objects gone from storage; member
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
   await page.goto(`${base}/settings`);
   await page.getByTestId("delete-portal").click();
   const confirm = page.getByRole("alertdialog");
