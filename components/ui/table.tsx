@@ -2,7 +2,8 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
  * A data table that scrolls sideways inside its card on a narrow screen instead of widening the
- * page. `caption` names it for screen readers (visually hidden unless `showCaption`).
+ * page. `caption` names it for screen readers (visually hidden unless `showCaption`). The wrapper
+ * is positioned so that visually hidden (absolutely positioned) text in cells stays inside it.
  */
 // `relative`: visually hidden text in a cell (sr-only is absolutely positioned) stays inside the
 // scrolling box instead of widening the page on a phone.

@@ -13,7 +13,7 @@ import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
-import { getFileUrl } from "@/lib/files/file-url";
+import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
 import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
@@ -268,6 +268,29 @@ const ROWS: Row[] = [
       ).id;
     },
     run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({
+    entry: "files/file-url:getFilePreview",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
+    prepare: async (w) => {
+      const id = randomUUID();
+      return (
+        await db.fileEntry.create({
+          data: {
+            id,
+            orgId: w.orgId,
+            portalId: w.portalId,
+            name: "preview.pdf",
+            contentType: "application/pdf",
+            storageKey: `orgs/${w.orgId}/files/${id}`,
+            registeredAt: new Date(),
+          },
+        })
+      ).id;
+    },
+    run: (viewer, w, fileId) => getFilePreview({ viewer, portalId: w.portalId, fileId }),
   }),
   row({
     entry: "files/create-folder:createFolder",
