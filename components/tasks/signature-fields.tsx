@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Uploader } from "@/components/files/uploader";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { placementJson, POSITIONS, type Position } from "./labels";
@@ -15,34 +16,63 @@ export interface PdfOption {
 }
 
 export function SignatureFields({
-  pdfs,
+  orgId,
+  portalId,
+  pdfs: portalPdfs,
   errors,
   initialFileId = "",
 }: {
+  orgId: string;
+  portalId: string;
   pdfs: PdfOption[];
   errors: { document_file_id?: string; placement?: string };
   initialFileId?: string;
 }) {
+  // A PDF uploaded here joins the choices and is chosen.
+  const [pdfs, setPdfs] = useState(portalPdfs);
+  const [fileId, setFileId] = useState(initialFileId);
+  const [uploadNote, setUploadNote] = useState<string | null>(null);
   const [mode, setMode] = useState<"page" | "box">("page");
   const [page, setPage] = useState(1);
   const [position, setPosition] = useState<Position>("bottom-right");
   return (
     <fieldset className="space-y-3">
       <legend className="mb-1 text-sm font-medium text-slate-700">Document to sign</legend>
-      {pdfs.length === 0 ? (
-        <p className="text-sm text-amber-800" role="alert">
-          This portal has no PDF yet: upload the document in the Files tab, then come back.
-        </p>
-      ) : null}
+      {pdfs.length === 0 ? <p className="text-sm text-amber-800">This portal has no PDF yet: upload the document below.</p> : null}
       <Select
         id="document_file_id"
         name="document_file_id"
         label="PDF of this portal"
         placeholder="Choose a PDF"
-        defaultValue={initialFileId}
+        value={fileId}
+        onChange={(e) => setFileId(e.target.value)}
         options={pdfs.map((p) => ({ value: p.id, label: p.name }))}
         error={errors.document_file_id}
       />
+      <details className="rounded-md border border-slate-200 p-3 text-sm">
+        <summary className="cursor-pointer font-medium text-slate-700">Or upload a new PDF</summary>
+        <div className="mt-2">
+          <Uploader
+            orgId={orgId}
+            portalId={portalId}
+            folderId={null}
+            onUploaded={(file) => {
+              if (!file.name.toLowerCase().endsWith(".pdf")) {
+                setUploadNote(`${file.name} was added to the portal, but only a PDF can be signed: upload a PDF.`);
+                return;
+              }
+              setPdfs((list) => [...list.filter((p) => p.id !== file.id), { id: file.id, name: file.name }]);
+              setFileId(file.id);
+              setUploadNote(`${file.name} is the document to sign.`);
+            }}
+          />
+          {uploadNote ? (
+            <p role="status" className="mt-2 text-slate-700">
+              {uploadNote}
+            </p>
+          ) : null}
+        </div>
+      </details>
       <div className="space-y-2 text-sm" role="radiogroup" aria-label="Where the signature goes">
         <label className="flex items-center gap-2">
           <input type="radio" name="placement_mode" checked={mode === "page"} onChange={() => setMode("page")} />

@@ -99,12 +99,14 @@ export function EditFieldsDialog({
 
 /** Choose (another) PDF to sign and where the signature goes. */
 export function EditDocumentDialog({
+  orgId,
   portalId,
   taskId,
   action,
   pdfs,
   current,
 }: {
+  orgId: string;
   portalId: string;
   taskId: string;
   action: BoundAction;
@@ -124,7 +126,7 @@ export function EditDocumentDialog({
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
-        <SignatureFields pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
+        <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
         <div className="flex justify-end">
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save"}

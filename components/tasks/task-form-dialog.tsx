@@ -123,6 +123,7 @@ function Footer({ pending, label, onCancel }: { pending: boolean; label: string;
 
 /** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
 export function CreateTaskDialog({
+  orgId,
   portalId,
   action,
   guests,
@@ -130,6 +131,7 @@ export function CreateTaskDialog({
   pdfs,
   trigger,
 }: {
+  orgId: string;
   portalId: string;
   action: BoundAction;
   guests: AssigneeChoice[];
@@ -185,7 +187,7 @@ export function CreateTaskDialog({
             <input type="hidden" name="fields" value={toPosted(fields)} />
           </>
         ) : null}
-        {type === "Sign Document" ? <SignatureFields pdfs={pdfs} errors={errors} /> : null}
+        {type === "Sign Document" ? <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} /> : null}
         <Footer pending={pending} label="Create task" onCancel={() => setOpen(false)} />
       </form>
     </Dialog>

@@ -5,8 +5,6 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
  * page. `caption` names it for screen readers (visually hidden unless `showCaption`). The wrapper
  * is positioned so that visually hidden (absolutely positioned) text in cells stays inside it.
  */
-// `relative`: visually hidden text in a cell (sr-only is absolutely positioned) stays inside the
-// scrolling box instead of widening the page on a phone.
 export function Table({ caption, children, showCaption = false }: { caption: string; children: ReactNode; showCaption?: boolean }) {
   return (
     <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">

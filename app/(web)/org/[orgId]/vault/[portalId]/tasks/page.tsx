@@ -31,7 +31,14 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
       b.createdAt.getTime() - a.createdAt.getTime(),
   );
   const create = (
-    <CreateTaskDialog portalId={portalId} action={createTaskAction.bind(null, orgId)} guests={options.guests} members={options.members} pdfs={pdfs} />
+    <CreateTaskDialog
+      orgId={orgId}
+      portalId={portalId}
+      action={createTaskAction.bind(null, orgId)}
+      guests={options.guests}
+      members={options.members}
+      pdfs={pdfs}
+    />
   );
 
   return (

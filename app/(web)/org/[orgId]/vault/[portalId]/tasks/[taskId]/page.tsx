@@ -187,6 +187,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
               <span className="flex items-center justify-between gap-2">
                 Document to sign
                 <EditDocumentDialog
+                  orgId={orgId}
                   portalId={portalId}
                   taskId={task.id}
                   action={setDocumentAction.bind(null, orgId)}
