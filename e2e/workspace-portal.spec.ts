@@ -169,7 +169,7 @@ test("invite guests, resend, remove", async ({ page }) => {
   const row = page.getByTestId("guest-row").filter({ hasText: first });
   await expect(row).toContainText("Invited");
   await expect(row).toContainText("Not seen yet");
-  await row.getByRole("button", { name: `Resend the invitation to ${first}` }).click();
+  await row.getByRole("button", { name: `Resend for ${first}` }).click();
   await expect(toast(page, `New invitation sent to ${first}`)).toBeVisible();
   await page
     .getByTestId("guest-row")

@@ -78,10 +78,10 @@ export function EditFieldsDialog({
 }) {
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(() => fromStored(initial));
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog open={open} onOpenChange={setOpen} wide title="Edit form fields" trigger={<Button variant="secondary">Edit fields</Button>}>
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         <input type="hidden" name="fields" value={toPosted(fields)} />
@@ -114,7 +114,7 @@ export function EditDocumentDialog({
   current?: string;
 }) {
   const [open, setOpen] = useState(false);
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog
       open={open}
@@ -122,7 +122,7 @@ export function EditDocumentDialog({
       title="Document to sign"
       trigger={<Button variant="secondary">{current ? "Change document" : "Choose document"}</Button>}
     >
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}

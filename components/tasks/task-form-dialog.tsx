@@ -143,7 +143,7 @@ export function CreateTaskDialog({
   const [type, setType] = useState<(typeof taskActionTypes)[number]>("General");
   const [fields, setFields] = useState<BuilderField[]>(() => [newField()]);
   const [formKey, setFormKey] = useState(0);
-  const { state, formAction, pending } = useFormResult(action, () => {
+  const { state, onSubmit, pending } = useFormResult(action, () => {
     setOpen(false);
     setFields([newField()]);
     setType("General");
@@ -167,7 +167,7 @@ export function CreateTaskDialog({
         )
       }
     >
-      <form key={formKey} action={formAction} className="space-y-4" data-testid="task-form">
+      <form key={formKey} onSubmit={onSubmit} className="space-y-4" data-testid="task-form">
         <input type="hidden" name="portalId" value={portalId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
         <Select
@@ -207,7 +207,7 @@ export function EditTaskDialog({
   initial: { title: string; description: string; dueDate: Date | null; sendReminder: boolean };
 }) {
   const [open, setOpen] = useState(false);
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog
       open={open}
@@ -219,7 +219,7 @@ export function EditTaskDialog({
         </Button>
       }
     >
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
