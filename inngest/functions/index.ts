@@ -2,6 +2,7 @@ import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
+import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/functions/partner";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
 import { taskReminders } from "@/inngest/functions/task-reminders";
@@ -23,4 +24,7 @@ export const functions = [
   taskReminders,
   sendEmailFunction,
   notifyPortalUsers,
+  partnerVerifyLink,
+  partnerPushPlan,
+  partnerPush,
 ];

@@ -62,7 +62,9 @@ export type OrgAction =
   | "authorizeApps"
   | "deletePortal"
   | "manageMembers"
-  | "manageWorkflowStates";
+  | "manageWorkflowStates"
+  /** Connecting, testing and disconnecting the partner integration (issue 16): admins, web only. */
+  | "managePartner";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -90,6 +92,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   manageMembers: { scope: null, minRole: "admin" },
   /** Adding, renaming, reordering and removing workflow states; admins, web only. */
   manageWorkflowStates: { scope: null, minRole: "admin" },
+  managePartner: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };
