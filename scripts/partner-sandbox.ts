@@ -38,7 +38,7 @@ export interface PartnerSandbox {
   port: number;
   apiKey: string;
   readonly log: SandboxLogEntry[];
-  /** The next `count` /v1 and upload requests answer 503. */
+  /** The next `count` /v1 and upload requests answer 503 (0: none; replaces an earlier count). */
   failNext(count: number): void;
   close(): Promise<void>;
 }
@@ -214,7 +214,7 @@ export async function startPartnerSandbox(options: SandboxOptions = {}): Promise
     apiKey,
     log,
     failNext(count) {
-      failures += count;
+      failures = count;
     },
     close: () =>
       new Promise<void>((resolve) => {

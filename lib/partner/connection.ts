@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { decrypt, encrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { AppError, invalidRequest } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { applyPartnerIdChange } from "@/lib/external-ids/partner-link";
 import { PARTNER_SYSTEM } from "@/lib/external-ids/schemas";
@@ -165,14 +165,14 @@ export async function connectPartner({ viewer, ...input }: { viewer: Viewer; api
   return getPartnerConnection({ viewer });
 }
 
-/** Disconnects: credentials are deleted; links stay, and show again when reconnected. */
+/** Disconnects: credentials are deleted; links stay, and show again when reconnected. Not connected: nothing to do. */
 export async function disconnectPartner({ viewer }: { viewer: Viewer }): Promise<PartnerConnectionStatus> {
   requireOrg(viewer, "managePartner");
   const { orgId } = viewer;
   const actor = actorOf(viewer);
   await withChange(async (tx) => {
     const row = await tx.partnerConnection.findUnique({ where: { orgId } });
-    if (!row || row.status === "disconnected") throw invalidRequest("The partner integration is not connected");
+    if (!row || row.status === "disconnected") return;
     await tx.partnerConnection.update({ where: { orgId }, data: { status: "disconnected", credentialsEncrypted: "" } });
     await recordAudit(tx, { orgId, actor, action: "partner.disconnected", targetType: "partner_connection", targetId: orgId });
   });
