@@ -625,7 +625,7 @@ const ROWS: Row[] = [
   }),
   row({
     entry: "partner/verify-link:refreshPartnerLinkIfStale",
-    scope: null,
+    scope: "portal:read",
     write: false,
     expect: PORTAL_VIEW,
     run: (viewer, w) => refreshPartnerLinkIfStale({ viewer, portalId: w.portalId }),

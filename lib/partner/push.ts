@@ -343,6 +343,7 @@ function toPushStatus(p: {
  */
 export async function listPartnerPushStatuses({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<Record<string, FilePushStatus>> {
   requirePortal(viewer, portalId, "manageFiles");
+  if (!(await db.portal.findFirst({ where: { ...portalWhere(viewer, "manageFiles"), id: portalId }, select: { id: true } }))) throw notFound("Portal");
   const rows = await db.partnerPush.findMany({
     where: { portalId, orgId: viewer.orgId, fileId: { not: null }, portal: portalWhere(viewer, "manageFiles") },
     orderBy: [{ createdAt: "asc" }, { generation: "asc" }],

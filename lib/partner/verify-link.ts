@@ -2,6 +2,7 @@ import { requirePortal, portalWhere } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
 import type { PartnerLinkStatus } from "@/lib/generated/prisma/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
@@ -123,7 +124,7 @@ export async function refreshPartnerLinkIfStale({ viewer, portalId }: { viewer: 
     where: { ...portalWhere(viewer, "view"), id: portalId },
     select: { id: true, partnerLink: true, org: { select: { partnerConnection: { select: { status: true } } } } },
   });
-  if (!portal) return null;
+  if (!portal) throw notFound("Portal");
   const link = portal.partnerLink;
   if (!link || portal.org.partnerConnection?.status !== "connected") return null;
   if (isStale(link) && (await startReverification(link, viewer))) {
