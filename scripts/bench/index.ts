@@ -6,4 +6,5 @@ const ingest = await runFileUrlIngestBench();
 printIngestResult(ingest);
 const folders = await runFolderViewBench();
 printFolderViewResult(folders);
-process.exit(ingest.passed && folders.passed ? 0 : 1);
+const partnerPushPassed = await (await import("./partner-push.ts")).partnerPushBench();
+process.exit(ingest.passed && folders.passed && partnerPushPassed ? 0 : 1);
