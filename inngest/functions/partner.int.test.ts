@@ -115,7 +115,7 @@ function runPush(pushId: string) {
 /** Uploads through the two-step flow (startUpload, PUT to storage, completeUpload); returns the file and its bytes' SHA-256. */
 async function upload(ctx: Ctx, bytes: Buffer, filename = "statement.pdf") {
   const ticket = await startUpload({ viewer: ctx.admin, portalId: ctx.portalId, filename, contentType: "application/pdf", size: bytes.length });
-  const put = await fetch(ticket.uploadUrl, { method: "PUT", body: bytes, headers: { "content-type": ticket.contentType } });
+  const put = await fetch(ticket.uploadUrl, { method: "PUT", body: new Uint8Array(bytes), headers: { "content-type": ticket.contentType } });
   expect(put.status).toBe(200);
   const file = await completeUpload({ viewer: ctx.admin, portalId: ctx.portalId, fileId: ticket.fileId, filename });
   return { file, sha256: createHash("sha256").update(bytes).digest("hex") };
