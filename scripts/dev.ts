@@ -118,7 +118,11 @@ async function startPartner(env: NodeJS.ProcessEnv, demoOrgId: string): Promise<
   const existing = await db.partnerConnection.findUnique({ where: { orgId: demoOrgId }, select: { status: true } });
   if (!existing) await connectPartner({ viewer: systemViewer(demoOrgId), apiUrl: sandbox.url, apiKey: sandbox.apiKey });
   log(`partner integration: sandbox partner at ${sandbox.url} (API key ${sandbox.apiKey}; customer 123456 is known; log at ${sandbox.url}/_sandbox/log)`);
-  log(existing ? "partner integration: the demo organization's connection is kept as it was" : "partner integration: the demo organization is connected to the sandbox");
+  log(
+    existing
+      ? "partner integration: the demo organization's connection is kept as it was"
+      : "partner integration: the demo organization is connected to the sandbox",
+  );
 }
 
 main().catch(async (e: unknown) => {

@@ -46,7 +46,11 @@ function body(size: number): Readable {
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
 export async function runPartnerPushBench(): Promise<PartnerPushBenchResult> {
-  const services = await startBenchServices({ databaseName: "client_portals_bench_partner", tmpPrefix: "cp-bench-partner-", env: { OUTBOUND_ALLOW_PRIVATE: "true" } });
+  const services = await startBenchServices({
+    databaseName: "client_portals_bench_partner",
+    tmpPrefix: "cp-bench-partner-",
+    env: { OUTBOUND_ALLOW_PRIVATE: "true" },
+  });
   const sandbox = await startPartnerSandbox({ uploadUrlTtlMs: 10 * 60_000 });
   try {
     const { db } = await import("@/lib/db");
