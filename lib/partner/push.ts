@@ -280,7 +280,7 @@ export async function resendPartnerPush({ viewer, portalId, fileId }: { viewer: 
   return withChange(async (tx) => {
     // The file's row lock serialises two Resends: the second finds the new pending push.
     await tx.$queryRaw`SELECT 1 FROM "FileEntry" WHERE "id" = ${fileId}::uuid FOR UPDATE`;
-    const latest = await tx.partnerPush.findFirst({ where: { fileId, portalId }, orderBy: [{ generation: "desc" }, { createdAt: "desc" }] });
+    const latest = await tx.partnerPush.findFirst({ where: { fileId, portalId }, orderBy: [{ createdAt: "desc" }, { generation: "desc" }] });
     if (!latest || latest.status !== "failed") throw invalidRequest("Only a file whose push to the partner failed can be resent");
     const next = await tx.partnerPush.create({
       data: {

@@ -9,7 +9,7 @@ import { presignGet } from "./objects";
  */
 export async function openObjectStream(key: string): Promise<Readable> {
   const url = await presignGet({ key, expiresIn: 300, contentType: "application/octet-stream", contentDisposition: "attachment" });
-  const res = await fetch(url);
+  const res = await fetch(url, { cache: "no-store" });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
     throw new Error(`Storage answered ${res.status} reading ${key}`);
