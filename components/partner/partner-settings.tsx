@@ -24,7 +24,16 @@ export function PartnerConnectForm({
   // The answer of the button pressed last is the one shown.
   const [last, setLast] = useState<"test" | "connect">("connect");
   const state = last === "test" ? tested : saved;
-  const apiUrl = state.values?.apiUrl ?? defaultApiUrl;
+  // Controlled, so that neither the form's reset after each submission nor a re-render loses what
+  // was typed: Test connection, then Connect, without typing the key again.
+  const [apiUrl, setApiUrl] = useState(defaultApiUrl);
+  const [apiKey, setApiKey] = useState("");
+  // Once connected the key is not kept in the page (React's "adjust state on a change" pattern).
+  const [connectedAt, setConnectedAt] = useState(saved.saved);
+  if (saved.saved !== connectedAt) {
+    setConnectedAt(saved.saved);
+    setApiKey("");
+  }
 
   return (
     <form action={connectAction} className="space-y-4">
@@ -38,11 +47,22 @@ export function PartnerConnectForm({
         type="url"
         maxLength={2000}
         placeholder="https://partner.example/api"
-        defaultValue={apiUrl}
-        key={`url-${apiUrl}`}
+        value={apiUrl}
+        onChange={(e) => setApiUrl(e.target.value)}
         error={state.fieldErrors?.apiUrl}
       />
-      <Input label="API key" id="partner-api-key" name="apiKey" type="password" autoComplete="off" required maxLength={500} error={state.fieldErrors?.apiKey} />
+      <Input
+        label="API key"
+        id="partner-api-key"
+        name="apiKey"
+        type="password"
+        autoComplete="off"
+        required
+        maxLength={500}
+        value={apiKey}
+        onChange={(e) => setApiKey(e.target.value)}
+        error={state.fieldErrors?.apiKey}
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" formAction={testAction} onClick={() => setLast("test")} variant="secondary" disabled={testing || saving}>
           <CheckCircle2 aria-hidden className="mr-2 h-4 w-4" />
