@@ -13,7 +13,7 @@ import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
-import { getFileUrl } from "@/lib/files/file-url";
+import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
 import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
@@ -23,6 +23,7 @@ import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
 import { connectPartner, disconnectPartner, getPartnerConnection, testPartnerCredentials } from "@/lib/partner/connection";
@@ -45,6 +46,7 @@ import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
 import { getTaskDetails } from "@/lib/tasks/task-details";
+import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
@@ -273,6 +275,29 @@ const ROWS: Row[] = [
     run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
   }),
   row({
+    entry: "files/file-url:getFilePreview",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
+    prepare: async (w) => {
+      const id = randomUUID();
+      return (
+        await db.fileEntry.create({
+          data: {
+            id,
+            orgId: w.orgId,
+            portalId: w.portalId,
+            name: "preview.pdf",
+            contentType: "application/pdf",
+            storageKey: `orgs/${w.orgId}/files/${id}`,
+            registeredAt: new Date(),
+          },
+        })
+      ).id;
+    },
+    run: (viewer, w, fileId) => getFilePreview({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({
     entry: "files/create-folder:createFolder",
     scope: null,
     write: true,
@@ -377,6 +402,21 @@ const ROWS: Row[] = [
     run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }),
   }),
   row({
+    entry: "tasks/task-panel-data:getPortalTask",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getPortalTask({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
+  row({
+    entry: "tasks/task-panel-data:listAssigneeOptions",
+    scope: "task:write",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listAssigneeOptions({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as { members: unknown[] }).members.length > 0,
+  }),
+  row({
     entry: "tasks/form-fields:setTaskFormFields",
     scope: "task:write",
     write: true,
@@ -411,6 +451,13 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
     sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/invite-defaults:getInviteDefaults",
+    scope: "guest:invite",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => getInviteDefaults({ viewer, portalId: w.portalId }),
   }),
   row({
     entry: "guests/manage-guests:resendInvitation",
