@@ -209,12 +209,12 @@ describe("link verification", () => {
   it("re-verifies a link verified more than 24 hours ago when the page opens", async () => {
     const ctx = await connectedOrg();
     await setPartnerId(ctx, "123456");
-    expect(await refreshPartnerLinkIfStale({ viewer: ctx.admin, portalId: ctx.portalId })).toMatchObject({ status: "linked" });
+    expect(await refreshPartnerLinkIfStale({ viewer: ctx.admin, portalId: ctx.portalId })).toMatchObject({ connected: true, link: { status: "linked" } });
     const old = new Date(Date.now() - 25 * 3600 * 1000);
     await db.partnerLink.update({ where: { portalId: ctx.portalId }, data: { verifiedAt: old } });
     const before = (await eventsOf(ctx.orgId, "partner.link_changed")).length;
 
-    expect(await refreshPartnerLinkIfStale({ viewer: ctx.admin, portalId: ctx.portalId })).toMatchObject({ status: "verifying" });
+    expect(await refreshPartnerLinkIfStale({ viewer: ctx.admin, portalId: ctx.portalId })).toMatchObject({ connected: true, link: { status: "verifying" } });
     // A second view while it runs starts nothing more.
     await refreshPartnerLinkIfStale({ viewer: ctx.admin, portalId: ctx.portalId });
     const changes = await eventsOf(ctx.orgId, "partner.link_changed");

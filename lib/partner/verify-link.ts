@@ -113,24 +113,31 @@ async function startReverification(
   });
 }
 
+export interface PortalPartnerLink {
+  /** The organization has the partner integration connected: the portal can be linked. */
+  connected: boolean;
+  /** The link as the API shows it (`partner_link`); null when not connected or never given a partner id. */
+  link: PortalResponse["partner_link"];
+}
+
 /**
  * The portal's partner link as the portal page shows it, after starting a re-verification when it
- * is stale (spec partner_link.status; D26). null when the organization is not connected or the
- * portal never had a partner id.
+ * is stale (spec partner_link.status; D26).
  */
-export async function refreshPartnerLinkIfStale({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<PortalResponse["partner_link"]> {
+export async function refreshPartnerLinkIfStale({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<PortalPartnerLink> {
   requirePortal(viewer, portalId, "view");
   const portal = await db.portal.findFirst({
     where: { ...portalWhere(viewer, "view"), id: portalId },
     select: { id: true, partnerLink: true, org: { select: { partnerConnection: { select: { status: true } } } } },
   });
   if (!portal) throw notFound("Portal");
+  const connected = portal.org.partnerConnection?.status === "connected";
   const link = portal.partnerLink;
-  if (!link || portal.org.partnerConnection?.status !== "connected") return null;
+  if (!link || !connected) return { connected, link: null };
   if (isStale(link) && (await startReverification(link, viewer))) {
-    return partnerLinkResponse({ ...link, status: "verifying", error: null });
+    return { connected, link: partnerLinkResponse({ ...link, status: "verifying", error: null }) };
   }
-  return partnerLinkResponse(link);
+  return { connected, link: partnerLinkResponse(link) };
 }
 
 /** For the push: re-verifies a stale link in place (D26) and returns the link as it is then. */
