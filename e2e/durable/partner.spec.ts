@@ -84,7 +84,7 @@ test("a member links a portal in the web: the badge goes from verifying to linke
   await page.getByLabel("Partner customer id").fill("12345");
   await expect(page.getByText("A partner id is exactly 6 digits")).toBeVisible();
   await page.getByLabel("Partner customer id").fill("123456");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   const badge = page.getByTestId("partner-badge");
   await expect(badge).toHaveAttribute("data-status", "verifying");
   await expect(badge).toContainText("Verifying partner id");
