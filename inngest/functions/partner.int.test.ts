@@ -247,6 +247,8 @@ describe("pushes", () => {
     const bytes = randomBytes(300_000);
     const { file, sha256 } = await upload(ctx, bytes);
     const event = await lastEvent(ctx.orgId, "file.uploaded");
+    // Before the job engine planned it, the fresh upload shows as sending.
+    expect(await listPartnerPushStatuses({ viewer: ctx.admin, portalId: ctx.portalId })).toMatchObject({ [file.id]: { status: "sending", attempts: 0 } });
 
     const first = await pushEvent(event);
     expect(first.plan).toMatchObject({ created: true });

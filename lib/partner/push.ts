@@ -310,6 +310,9 @@ export async function resendPartnerPush({ viewer, portalId, fileId }: { viewer: 
 
 export type PushStatusName = "sending" | "sent" | "failed";
 
+/** How long after its upload a file of a linked portal shows as sending before its push row exists. */
+const QUEUED_WINDOW_MS = 2 * 60_000;
+
 export interface FilePushStatus {
   fileId: string;
   status: PushStatusName;
@@ -351,5 +354,27 @@ export async function listPartnerPushStatuses({ viewer, portalId }: { viewer: Vi
   });
   const byFile: Record<string, FilePushStatus> = {};
   for (const row of rows) if (row.fileId) byFile[row.fileId] = toPushStatus(row);
+  // Files uploaded to a linked portal moments ago whose push the job engine has not planned yet
+  // show as sending too, so the page keeps checking until the push row appears.
+  const link = await db.partnerLink.findFirst({
+    where: { portalId, orgId: viewer.orgId, status: "linked", org: { partnerConnection: { status: "connected" } } },
+  });
+  if (link?.verifiedAt) {
+    const since = new Date(Math.max(link.verifiedAt.getTime(), Date.now() - QUEUED_WINDOW_MS));
+    const queued = await db.fileEntry.findMany({
+      where: {
+        portalId,
+        orgId: viewer.orgId,
+        isFolder: false,
+        status: "registered",
+        deletedAt: null,
+        registeredAt: { gte: since },
+        partnerPushes: { none: {} },
+      },
+      select: { id: true, registeredAt: true },
+    });
+    for (const f of queued)
+      byFile[f.id] = { fileId: f.id, status: "sending", event: "file.uploaded", attempts: 0, lastError: null, updatedAt: f.registeredAt ?? new Date() };
+  }
   return byFile;
 }
