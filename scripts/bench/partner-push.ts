@@ -13,6 +13,7 @@ import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 
 import { startPartnerSandbox } from "../partner-sandbox.ts";
+import type { Bench } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
@@ -123,13 +124,27 @@ export function printPartnerPushResult(r: PartnerPushBenchResult): void {
   console.log(`  RSS baseline ${r.baselineRssMb} MB, peak ${r.peakRssMb} MB, growth ${r.growthMb} MB (limit ${LIMIT_MB} MB): ${r.passed ? "PASS" : "FAIL"}`);
 }
 
-/** For scripts/bench/index.ts: runs, prints, and says whether it passed. */
-export async function partnerPushBench(): Promise<boolean> {
-  const result = await runPartnerPushBench();
-  printPartnerPushResult(result);
-  return result.passed;
-}
+/** For scripts/bench/index.ts. */
+export const partnerPushBench: Bench = {
+  name: "partner push",
+  async run() {
+    const r = await runPartnerPushBench();
+    return [
+      {
+        work: "100 MB partner push",
+        product: `RSS +${r.growthMb} MB (${r.mbPerSecond} MB/s)`,
+        anchor: "—",
+        ratio: null,
+        target: `< ${LIMIT_MB} MB`,
+        met: r.passed,
+        details: r,
+      },
+    ];
+  },
+};
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  process.exit((await partnerPushBench()) ? 0 : 1);
+  const result = await runPartnerPushBench();
+  printPartnerPushResult(result);
+  process.exit(result.passed ? 0 : 1);
 }
