@@ -26,6 +26,10 @@ import { inviteGuests } from "@/lib/guests/invite-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
+import { connectPartner, disconnectPartner, getPartnerConnection, testPartnerCredentials } from "@/lib/partner/connection";
+import { listPartnerPushStatuses, resendPartnerPush } from "@/lib/partner/push";
+import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
+import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/lib/members/member-invitations";
 import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
@@ -98,6 +102,7 @@ interface World {
   adminId: string;
   system: Viewer;
   receiverUrl: string;
+  partnerUrl: string;
 }
 
 interface Row<T = unknown> {
@@ -692,6 +697,73 @@ const ROWS: Row[] = [
     prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Unused ${randomUUID()}` })).id,
     run: (viewer, _w, workflowStateId) => removeWorkflowState({ viewer, workflowStateId }),
   }),
+  // Partner integration (issue 16): settings for admins, push status and Resend for the firm
+  row({
+    entry: "partner/connection:getPartnerConnection",
+    scope: null,
+    write: false,
+    expect: ORG_ADMINS,
+    run: (viewer) => getPartnerConnection({ viewer }),
+  }),
+  row({
+    entry: "partner/connection:testPartnerCredentials",
+    scope: null,
+    write: false,
+    expect: ORG_ADMINS,
+    run: (viewer, w) => testPartnerCredentials({ viewer, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+  }),
+  row({
+    entry: "partner/connection:connectPartner",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer, w) => connectPartner({ viewer, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+  }),
+  row({
+    entry: "partner/connection:disconnectPartner",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    prepare: (w) => connectPartner({ viewer: w.system, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+    run: (viewer) => disconnectPartner({ viewer }),
+  }),
+  row({
+    entry: "partner/verify-link:refreshPartnerLinkIfStale",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => refreshPartnerLinkIfStale({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "partner/push:listPartnerPushStatuses",
+    scope: null,
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listPartnerPushStatuses({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "partner/push:resendPartnerPush",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    // A failed push of the world's file: each viewer gets one to resend.
+    prepare: async (w) => {
+      const latest = await db.partnerPush.findFirst({ where: { fileId: w.fileId }, orderBy: { generation: "desc" } });
+      await db.partnerPush.create({
+        data: {
+          orgId: w.orgId,
+          portalId: w.portalId,
+          entityId: w.fileId,
+          fileId: w.fileId,
+          event: "file.uploaded",
+          customerId: "123456",
+          status: "failed",
+          generation: (latest?.generation ?? -1) + 1,
+        },
+      });
+    },
+    run: (viewer, w) => resendPartnerPush({ viewer, portalId: w.portalId, fileId: w.fileId }),
+  }),
   // OAuth clients: admins only, and never through the API
   row({
     entry: "oauth/clients/create-client:createOAuthClient",
@@ -748,10 +820,12 @@ let adminId: string;
 let clientPublicId: string;
 let inngestApi: InngestReceiver;
 let receiver: WebhookReceiver;
+let partnerSandbox: PartnerSandbox;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
+  partnerSandbox = await startPartnerSandbox();
   inngestApi = await startInngestReceiver();
   Object.assign(process.env, { INNGEST_BASE_URL: inngestApi.url, INNGEST_DEV: "1", OUTBOUND_ALLOW_PRIVATE: "true" });
   delete process.env.INNGEST_EVENT_KEY;
@@ -810,6 +884,7 @@ beforeAll(async () => {
     adminId: admin.id,
     system,
     receiverUrl: receiver.url,
+    partnerUrl: partnerSandbox.url,
   };
   const guestViewer = (key: ViewerKey) => getUserViewer(guestIds[key]!, org.id);
   viewers = {
@@ -828,6 +903,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver.close();
+  await partnerSandbox.close();
   await inngestApi.close();
   process.env = savedEnv;
   resetEnvForTests();

@@ -140,6 +140,9 @@ const open = (target: string, why: string): PublicRow => ({ kind: "public", targ
 
 const API_SETTINGS = "app/(web)/org/[orgId]/settings/api/actions.ts";
 const WEBHOOK_SETTINGS = "app/(web)/org/[orgId]/settings/webhooks/actions.ts";
+const PARTNER_SETTINGS = "app/(web)/org/[orgId]/settings/partner/actions.ts";
+const PARTNER_PUSH = "app/(web)/org/[orgId]/vault/[portalId]/partner-actions.ts";
+const partnerForm = { apiUrl: "https://partner.example/api", apiKey: "a-key" };
 const settings = (section: string) => (v: Victim) => `/org/${v.orgId}/settings/${section}`;
 const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.example/cb", allowed_scope: ["portal:read"] };
 // A public address: the URL check (no private addresses on the fuzz server) passes, so the refusal is about whose webhook it is.
@@ -152,6 +155,7 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/api", "the victim's API clients", both, settings("api")),
   page("/org/[orgId]/settings/connected-apps", "the victim's connected apps", both, settings("connected-apps")),
   page("/org/[orgId]/settings/webhooks", "the victim's webhooks", both, settings("webhooks")),
+  page("/org/[orgId]/settings/partner", "the victim's partner integration", both, settings("partner")),
   page("/org/[orgId]/settings/webhooks/[webhookId]", "the victim's webhook deliveries", both, (v) => `/org/${v.orgId}/settings/webhooks/${v.webhook.id}`),
   page(
     "/org/[orgId]/settings/webhooks/[webhookId]",
@@ -262,6 +266,56 @@ export const SWEEP: readonly SweepRow[] = [
     bound: [a.orgId, {}],
     fields: { webhook_id: a.webhook.id, delivery_id: v.delivery.id },
   })),
+  action(PARTNER_SETTINGS, "testPartnerAction", "the victim's partner settings", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: partnerForm,
+  })),
+  action(PARTNER_SETTINGS, "connectPartnerAction", "the victim's partner connection", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: partnerForm,
+  })),
+  action(PARTNER_SETTINGS, "disconnectPartnerAction", "the victim's partner connection", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: {},
+  })),
+  action(
+    PARTNER_PUSH,
+    "resendPartnerPushAction",
+    "a push of the victim's entry",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v) => ({
+      bound: [v.orgId, {}],
+      fields: { portalId: v.portal.id, fileId: v.folder.id },
+    }),
+  ),
+  action(
+    PARTNER_PUSH,
+    "resendPartnerPushAction",
+    "a push of the victim's entry through its own organization",
+    memberOnly,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v, a) => ({ bound: [a.orgId, {}], fields: { portalId: v.portal.id, fileId: v.folder.id } }),
+  ),
+  action(
+    PARTNER_PUSH,
+    "setPartnerIdAction",
+    "the victim's portal's partner id",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v) => ({
+      bound: [v.orgId, {}],
+      fields: { portalId: v.portal.id, partnerId: "123456" },
+    }),
+  ),
+  action(
+    PARTNER_PUSH,
+    "setPartnerIdAction",
+    "the victim's portal's partner id through its own organization",
+    memberOnly,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v, a) => ({ bound: [a.orgId, {}], fields: { portalId: v.portal.id, partnerId: "123456" } }),
+  ),
   open("app/invite/[token]/actions.ts#createAccountAndAccept", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#acceptAsSignedIn", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),
