@@ -72,6 +72,7 @@ async function loadSigning(viewer: Viewer, taskId: string) {
  * they have not seen). Same refusals as signDocument.
  */
 export async function getDocumentToSign({ viewer, taskId }: { viewer: Viewer; taskId: string }) {
+  if (viewer.kind === "user" && viewer.client) throw forbidden("This cannot be done through the API");
   const { task, file } = await loadSigning(viewer, taskId);
   await checkCompleter(db, viewer, task, "SignDocument");
   const url = await presignGet({ key: file.storageKey, expiresIn: 300, contentType: "application/pdf", contentDisposition: "inline" });

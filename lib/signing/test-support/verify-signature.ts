@@ -48,7 +48,8 @@ export function checkPdfSignature(pdf: Buffer): SignatureCheck {
   const [a, b, c, d] = byteRange;
   const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
   const hex = text.slice(a + b + 1, c - 1);
-  const cms = asn1.fromDer(forge.util.hexToBytes(hex), { parseAllBytes: false });
+  // /Contents is zero-padded after the DER: parse the first object only (the typings miss the options form).
+  const cms = asn1.fromDer(forge.util.hexToBytes(hex), { parseAllBytes: false } as unknown as boolean);
   const signedData = (cms.value as forge.asn1.Asn1[])[1]!.value[0] as forge.asn1.Asn1;
   const parts = signedData.value as forge.asn1.Asn1[];
   const certsNode = parts.find((p) => p.tagClass === asn1.Class.CONTEXT_SPECIFIC && p.type === 0);
