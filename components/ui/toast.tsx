@@ -1,0 +1,82 @@
+"use client";
+
+import { CheckCircle2, CircleAlert, Info, X } from "lucide-react";
+import { Toast } from "radix-ui";
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+
+export type ToastTone = "success" | "error" | "info";
+
+interface ToastMessage {
+  id: number;
+  tone: ToastTone;
+  title: string;
+  description?: string;
+}
+
+type Notify = (title: string, options?: { tone?: ToastTone; description?: string }) => void;
+
+const ToastContext = createContext<Notify | null>(null);
+
+const ICONS = { success: CheckCircle2, error: CircleAlert, info: Info } as const;
+const TONES: Record<ToastTone, string> = {
+  success: "border-emerald-200 text-emerald-900",
+  error: "border-red-200 text-red-900",
+  info: "border-slate-200 text-slate-900",
+};
+
+let nextId = 1;
+
+/**
+ * Toasts (Radix Toast: announced politely to screen readers, F8 focuses the region, swipe or
+ * Escape dismisses). Mounted once in the root layout; components call `useToast()`.
+ * Errors stay until dismissed; other toasts leave after 5 seconds.
+ */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [messages, setMessages] = useState<ToastMessage[]>([]);
+  const notify = useCallback<Notify>((title, options) => {
+    const message: ToastMessage = { id: nextId++, tone: options?.tone ?? "success", title, description: options?.description };
+    setMessages((current) => [...current.slice(-3), message]);
+  }, []);
+  const dismiss = (id: number) => setMessages((current) => current.filter((m) => m.id !== id));
+  const value = useMemo(() => notify, [notify]);
+
+  return (
+    <ToastContext.Provider value={value}>
+      <Toast.Provider swipeDirection="right" duration={5000}>
+        {children}
+        {messages.map((m) => {
+          const Icon = ICONS[m.tone];
+          return (
+            <Toast.Root
+              key={m.id}
+              type={m.tone === "error" ? "foreground" : "background"}
+              duration={m.tone === "error" ? Infinity : 5000}
+              onOpenChange={(open) => {
+                if (!open) dismiss(m.id);
+              }}
+              className={`flex items-start gap-3 rounded-lg border bg-white p-3 shadow-lg ${TONES[m.tone]}`}
+              data-testid="toast"
+            >
+              <Icon aria-hidden size={18} className="mt-0.5 shrink-0" />
+              <div className="min-w-0 flex-1">
+                <Toast.Title className="text-sm font-medium">{m.title}</Toast.Title>
+                {m.description ? <Toast.Description className="mt-0.5 text-sm text-slate-700">{m.description}</Toast.Description> : null}
+              </div>
+              <Toast.Close aria-label="Dismiss" className="rounded p-0.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand">
+                <X aria-hidden size={16} />
+              </Toast.Close>
+            </Toast.Root>
+          );
+        })}
+        <Toast.Viewport className="fixed right-0 bottom-0 z-[60] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      </Toast.Provider>
+    </ToastContext.Provider>
+  );
+}
+
+/** `const toast = useToast(); toast("Saved"); toast("Upload failed", { tone: "error", description: "…" })`. */
+export function useToast(): Notify {
+  const notify = useContext(ToastContext);
+  if (!notify) throw new Error("useToast() needs <ToastProvider> above it (app/layout.tsx mounts one)");
+  return notify;
+}
