@@ -24,6 +24,7 @@ import { renameEntry } from "@/lib/files/rename-entry";
 import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
+import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
@@ -181,7 +182,17 @@ async function signTask(w: World) {
   const storageKey = fileStorageKey(w.orgId, id);
   await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
   await db.fileEntry.create({
-    data: { id, orgId: w.orgId, portalId: w.portalId, name: "sign.pdf", extension: "pdf", contentType: "application/pdf", size: bytes.length, storageKey, registeredAt: new Date() },
+    data: {
+      id,
+      orgId: w.orgId,
+      portalId: w.portalId,
+      name: "sign.pdf",
+      extension: "pdf",
+      contentType: "application/pdf",
+      size: bytes.length,
+      storageKey,
+      registeredAt: new Date(),
+    },
   });
   const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: `Sign ${randomUUID()}`, action_type: "Sign Document" });
   await setSignDocument({ viewer: w.system, taskId, fileId: id, placement: { signaturePage: true } });
@@ -471,6 +482,14 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "guests/guest-view:getGuestPortalView",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getGuestPortalView({ viewer, portalId: w.portalId }),
+    sees: (r, w) => (r as { files: { id: string }[] }).files.some((f) => f.id === w.fileId),
   }),
   row({
     entry: "guests/manage-guests:listPortalGuests",

@@ -51,9 +51,14 @@ export function createSelfSignedP12({ commonName, password }: { commonName: stri
 }
 
 function notConfigured(detail: string): AppError {
-  return new AppError("server_error", `PDF signing is not configured: ${detail}`, {}, {
-    userMessage: "Signing is not available right now: the firm's signing certificate is not set up. Please tell the firm.",
-  });
+  return new AppError(
+    "server_error",
+    `PDF signing is not configured: ${detail}`,
+    {},
+    {
+      userMessage: "Signing is not available right now: the firm's signing certificate is not set up. Please tell the firm.",
+    },
+  );
 }
 
 function devIdentity(): SigningIdentity {

@@ -37,7 +37,6 @@ export class PadesSigner extends Signer {
     super();
   }
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- the Signer interface is async
   override async sign(pdfBuffer: Buffer): Promise<Buffer> {
     const { privateKey, certificate, chain } = loadIdentity(this.identity);
     const p7 = forge.pkcs7.createSignedData();

@@ -42,8 +42,7 @@ afterAll(() => {
 });
 
 /** A tiny 1x1 PNG, as a canvas would give it. */
-const PNG_DATA_URL =
-  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+const PNG_DATA_URL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 async function originalPdf(pages = 2): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -55,7 +54,12 @@ async function originalPdf(pages = 2): Promise<Buffer> {
 async function setup({ placement = { signaturePage: true } as const, permissions = {} as object } = {}) {
   const ctx = await createMemberContext({ name: "Mia Member" });
   cleanUp(ctx.org.id);
-  const guestUser = await createTestGuest({ orgId: ctx.org.id, portalId: ctx.portal.id, name: "Gina Guest", email: `gina-${crypto.randomUUID()}@client.example` });
+  const guestUser = await createTestGuest({
+    orgId: ctx.org.id,
+    portalId: ctx.portal.id,
+    name: "Gina Guest",
+    email: `gina-${crypto.randomUUID()}@client.example`,
+  });
   await db.portalGuest.updateMany({ where: { userId: guestUser.id }, data: { permissions } });
   const guest = await getUserViewer(guestUser.id, ctx.org.id);
   const bytes = await originalPdf();
@@ -63,7 +67,18 @@ async function setup({ placement = { signaturePage: true } as const, permissions
   const storageKey = fileStorageKey(ctx.org.id, id);
   await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
   const original = await db.fileEntry.create({
-    data: { id, orgId: ctx.org.id, portalId: ctx.portal.id, name: "Engagement letter.pdf", extension: "pdf", contentType: "application/pdf", size: bytes.length, storageKey, uploadedById: ctx.member.id, registeredAt: new Date() },
+    data: {
+      id,
+      orgId: ctx.org.id,
+      portalId: ctx.portal.id,
+      name: "Engagement letter.pdf",
+      extension: "pdf",
+      contentType: "application/pdf",
+      size: bytes.length,
+      storageKey,
+      uploadedById: ctx.member.id,
+      registeredAt: new Date(),
+    },
   });
   const { taskId } = await createTask({ viewer: ctx.viewer, portalId: ctx.portal.id, title: "Sign the engagement letter", action_type: "Sign Document" });
   await setSignDocument({ viewer: ctx.viewer, taskId, fileId: original.id, placement });
@@ -77,7 +92,14 @@ describe("signDocument", () => {
     const s = await setup();
     const signed = await signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "typed", name: "Gina Guest" }, consent: true, ...request });
     const bytes = await objectBytes(signed.storageKey!);
-    expect(signed).toMatchObject({ name: "Engagement letter (signed).pdf", contentType: "application/pdf", size: bytes.length, signed: true, taskId: s.taskId, status: "registered" });
+    expect(signed).toMatchObject({
+      name: "Engagement letter (signed).pdf",
+      contentType: "application/pdf",
+      size: bytes.length,
+      signed: true,
+      taskId: s.taskId,
+      status: "registered",
+    });
 
     const check = checkPdfSignature(bytes);
     expect(check.subFilter).toBe("ETSI.CAdES.detached");
@@ -88,7 +110,9 @@ describe("signDocument", () => {
     expect(check.attributeOids.sort()).toEqual([OID.contentType, OID.messageDigest, OID.signingCertificateV2].sort());
     expect(check.signingCertificateMatches).toBe(true);
     // The chain in the CMS is the configured certificate.
-    const configured = loadIdentity({ p12, password: PASSWORD }).chain.map((c) => forge.util.bytesToHex(forge.asn1.toDer(forge.pki.certificateToAsn1(c)).getBytes()));
+    const configured = loadIdentity({ p12, password: PASSWORD }).chain.map((c) =>
+      forge.util.bytesToHex(forge.asn1.toDer(forge.pki.certificateToAsn1(c)).getBytes()),
+    );
     expect(check.certificates).toEqual(configured);
     expect(check.signerCertificate.subject.getField("CN").value).toBe("Signing Test Firm");
 
@@ -100,7 +124,17 @@ describe("signDocument", () => {
     expect(signaturePage).toContain("Gina Guest");
     const certificatePage = await poppler("pdftotext", bytes, ["-f", "4", "-l", "4", "-raw"]);
     const originalSha = (await import("node:crypto")).createHash("sha256").update(s.originalBytes).digest("hex");
-    for (const text of ["Signing certificate", "Gina Guest", s.guestUser.email, "203.0.113.7", "Mozilla/5.0 (iPhone) Test", originalSha, s.taskId, s.portal.id, "Sign the engagement letter"])
+    for (const text of [
+      "Signing certificate",
+      "Gina Guest",
+      s.guestUser.email,
+      "203.0.113.7",
+      "Mozilla/5.0 (iPhone) Test",
+      originalSha,
+      s.taskId,
+      s.portal.id,
+      "Sign the engagement letter",
+    ])
       expect(certificatePage).toContain(text);
 
     const pdfsig = await poppler("pdfsig", bytes);
@@ -160,7 +194,11 @@ describe("signDocument", () => {
       signed_at: signed.signedAt!.toISOString(),
     });
     expect(events.filter((e) => e.type === "task.completed")).toHaveLength(1);
-    expect(events.find((e) => e.type === "task.completed")!.data).toMatchObject({ task_id: s.taskId, action_type: "Sign Document", attached_files: [{ file_id: signed.id, name: signed.name }] });
+    expect(events.find((e) => e.type === "task.completed")!.data).toMatchObject({
+      task_id: s.taskId,
+      action_type: "Sign Document",
+      attached_files: [{ file_id: signed.id, name: signed.name }],
+    });
     const audit = await db.auditLog.findMany({ where: { orgId: s.org.id, actorUserId: s.guestUser.id }, orderBy: { createdAt: "asc" } });
     expect(audit.map((r) => r.action)).toEqual(["task.signature_consented", "file.signed", "task.completed"]);
     expect(audit[0]!.metadata).toMatchObject({ ip: "203.0.113.7", method: "drawn", document_file_id: s.original.id });
@@ -172,27 +210,45 @@ describe("signDocument", () => {
     expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: typed, consent: false, ...request }))).toBe(
       "invalid_request: consent: Consent to sign electronically is required",
     );
-    expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "drawn", dataUrl: "data:image/png;base64," }, consent: true, ...request }))).toBe(
-      "invalid_request: signature: Draw your signature in the box first",
-    );
-    expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "drawn", dataUrl: `data:image/png;base64,${Buffer.from("GIF89a....").toString("base64")}` }, consent: true, ...request }))).toBe(
-      "invalid_request: signature: Draw your signature in the box first",
-    );
+    expect(
+      await outcomeOf(
+        signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "drawn", dataUrl: "data:image/png;base64," }, consent: true, ...request }),
+      ),
+    ).toBe("invalid_request: signature: Draw your signature in the box first");
+    expect(
+      await outcomeOf(
+        signDocument({
+          viewer: s.guest,
+          taskId: s.taskId,
+          signature: { kind: "drawn", dataUrl: `data:image/png;base64,${Buffer.from("GIF89a....").toString("base64")}` },
+          consent: true,
+          ...request,
+        }),
+      ),
+    ).toBe("invalid_request: signature: Draw your signature in the box first");
     const other = await createMemberContext();
     const stranger = await createTestGuest({ orgId: s.org.id, portalId: (await db.portal.create({ data: { orgId: s.org.id, name: "Other portal" } })).id });
     const strangerViewer = await getUserViewer(stranger.id, s.org.id);
-    expect(await outcomeOf(signDocument({ viewer: strangerViewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe("not_found: Task not found");
+    expect(await outcomeOf(signDocument({ viewer: strangerViewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe(
+      "not_found: Task not found",
+    );
     expect(await outcomeOf(getDocumentToSign({ viewer: strangerViewer, taskId: s.taskId }))).toBe("not_found: Task not found");
-    expect(await outcomeOf(signDocument({ viewer: other.viewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe("not_found: Task not found");
+    expect(await outcomeOf(signDocument({ viewer: other.viewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe(
+      "not_found: Task not found",
+    );
     // Assigned to someone else.
     const colleague = await createTestGuest({ orgId: s.org.id, portalId: s.portal.id });
     await db.taskAssignee.create({ data: { taskId: s.taskId, userId: colleague.id, type: "guest", email: colleague.email } });
-    expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe("forbidden: This task is assigned to someone else");
+    expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe(
+      "forbidden: This task is assigned to someone else",
+    );
     expect(await db.fileEntry.count({ where: { portalId: s.portal.id } })).toBe(1);
 
     const colleagueViewer = await getUserViewer(colleague.id, s.org.id);
     await signDocument({ viewer: colleagueViewer, taskId: s.taskId, signature: typed, consent: true, ...request });
-    expect(await outcomeOf(signDocument({ viewer: colleagueViewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe("conflict: This document is already signed");
+    expect(await outcomeOf(signDocument({ viewer: colleagueViewer, taskId: s.taskId, signature: typed, consent: true, ...request }))).toBe(
+      "conflict: This document is already signed",
+    );
     expect(await db.fileEntry.count({ where: { portalId: s.portal.id } })).toBe(2);
     expect(await db.event.count({ where: { orgId: s.org.id, type: "file.signed" } })).toBe(1);
   });
@@ -211,9 +267,9 @@ describe("signDocument", () => {
   it("an unreadable original is a clear error and stores nothing", async () => {
     const s = await setup();
     await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: s.original.storageKey!, Body: "not a pdf at all", ContentType: "application/pdf" }));
-    expect(await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "typed", name: "Gina Guest" }, consent: true, ...request }))).toBe(
-      "invalid_request: document: The document is not a readable PDF",
-    );
+    expect(
+      await outcomeOf(signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "typed", name: "Gina Guest" }, consent: true, ...request })),
+    ).toBe("invalid_request: document: The document is not a readable PDF");
     expect(await db.task.findUniqueOrThrow({ where: { id: s.taskId } })).toMatchObject({ status: "Open" });
     expect(await db.fileEntry.count({ where: { portalId: s.portal.id } })).toBe(1);
   });

@@ -76,7 +76,18 @@ export async function getDocumentToSign({ viewer, taskId }: { viewer: Viewer; ta
   const { task, file } = await loadSigning(viewer, taskId);
   await checkCompleter(db, viewer, task, "SignDocument");
   const url = await presignGet({ key: file.storageKey, expiresIn: 300, contentType: "application/pdf", contentDisposition: "inline" });
-  return { url, name: file.name, size: file.size, fileId: file.id, placement: task.signaturePlacement };
+  const signer = viewer.kind === "user" ? await db.user.findUnique({ where: { id: viewer.userId }, select: { name: true } }) : null;
+  return {
+    url,
+    name: file.name,
+    size: file.size,
+    fileId: file.id,
+    placement: task.signaturePlacement,
+    portalId: task.portalId,
+    taskTitle: task.title,
+    taskDescription: task.description,
+    signerName: signer?.name ?? "",
+  };
 }
 
 function signedName(original: string): string {
@@ -107,7 +118,12 @@ export async function signDocument({
   if (viewer.kind !== "user") throw forbidden("Only a person can sign");
   if (viewer.client) throw forbidden("This cannot be done through the API");
   if (consent !== true)
-    throw new AppError("invalid_request", "consent: Consent to sign electronically is required", {}, { field: "consent", userMessage: "Tick the box to agree to sign electronically" });
+    throw new AppError(
+      "invalid_request",
+      "consent: Consent to sign electronically is required",
+      {},
+      { field: "consent", userMessage: "Tick the box to agree to sign electronically" },
+    );
   const { task, file } = await loadSigning(viewer, taskId);
   await checkCompleter(db, viewer, task, "SignDocument");
   const appearance = appearanceOf(signature);

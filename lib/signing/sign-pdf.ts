@@ -78,7 +78,13 @@ function wrap(font: PDFFont, size: number, text: string, width: number): string[
 }
 
 /** Draws the signature appearance inside the box (PDF units, origin bottom left), scaled to fit. */
-function drawAppearance(page: PDFPage, box: { x: number; y: number; width: number; height: number }, appearance: SignatureAppearance, fonts: Fonts, image: PDFImage | null) {
+function drawAppearance(
+  page: PDFPage,
+  box: { x: number; y: number; width: number; height: number },
+  appearance: SignatureAppearance,
+  fonts: Fonts,
+  image: PDFImage | null,
+) {
   if (appearance.kind === "drawn" && image) {
     const scale = Math.min(box.width / image.width, box.height / image.height);
     const w = image.width * scale;
@@ -88,7 +94,13 @@ function drawAppearance(page: PDFPage, box: { x: number; y: number; width: numbe
   }
   const name = appearance.kind === "typed" ? drawable(fonts.script, appearance.name) : "";
   const size = Math.max(6, Math.min(box.height * 0.7, (box.width / Math.max(1, fonts.script.widthOfTextAtSize(name, 1))) * 0.95));
-  page.drawText(name, { x: box.x + (box.width - fonts.script.widthOfTextAtSize(name, size)) / 2, y: box.y + (box.height - size * 0.7) / 2, size, font: fonts.script, color: INK });
+  page.drawText(name, {
+    x: box.x + (box.width - fonts.script.widthOfTextAtSize(name, size)) / 2,
+    y: box.y + (box.height - size * 0.7) / 2,
+    size,
+    font: fonts.script,
+    color: INK,
+  });
 }
 
 interface Fonts {
@@ -141,12 +153,20 @@ export async function signPdf({
   const last = pages.at(-1);
   const [pageWidth, pageHeight] = last ? [last.getWidth(), last.getHeight()] : [595.28, 841.89];
 
-  const signedLine = `${record.signerName} <${record.signerEmail}> - ${record.signedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}`;
+  const signedLine = `${record.signerName} <${record.signerEmail}> - ${record.signedAt
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC")}`;
   let stampedPage: number;
   const target = "page" in placement && placement.page <= pages.length ? pages[placement.page - 1]! : null;
   if (target && "page" in placement) {
     const { width, height } = target.getSize();
-    const box = { x: placement.x * width, y: height - (placement.y + placement.height) * height, width: placement.width * width, height: placement.height * height };
+    const box = {
+      x: placement.x * width,
+      y: height - (placement.y + placement.height) * height,
+      width: placement.width * width,
+      height: placement.height * height,
+    };
     drawAppearance(target, box, appearance, fonts, image);
     stampedPage = placement.page;
   } else {

@@ -81,7 +81,9 @@ function isNotFound(error: unknown): boolean {
 export async function readObject(key: string, maxBytes: number): Promise<Uint8Array> {
   const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
   if ((res.ContentLength ?? 0) > maxBytes) {
-    res.Body?.transformToWebStream().cancel().catch(() => undefined);
+    res.Body?.transformToWebStream()
+      .cancel()
+      .catch(() => undefined);
     throw new Error(`Object ${key} has ${res.ContentLength} bytes, more than the ${maxBytes} allowed here`);
   }
   if (!res.Body) throw new Error(`Object ${key} has no body`);

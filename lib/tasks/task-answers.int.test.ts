@@ -69,7 +69,9 @@ describe("File Request fulfilled by a guest upload", () => {
   it("a guest without upload permission is refused and the task stays open", async () => {
     const s = await setup({ upload: false });
     const taskId = await s.task("File Request");
-    expect(await outcomeOf(startUpload({ viewer: s.guest, portalId: s.portal.id, filename: "a.txt", taskId }))).toBe("forbidden: Guests of this portal may not upload files");
+    expect(await outcomeOf(startUpload({ viewer: s.guest, portalId: s.portal.id, filename: "a.txt", taskId }))).toBe(
+      "forbidden: Guests of this portal may not upload files",
+    );
     expect(await db.task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: "Open" });
   });
 });
@@ -162,7 +164,9 @@ describe("General and download permission", () => {
     const s = await setup({ download: false });
     const taskId = await s.task("File Request");
     const file = await upload(s.guest, s.portal.id, taskId, "mine.txt");
-    expect(await outcomeOf(getFileUrl({ viewer: s.guest, portalId: s.portal.id, fileId: file.id }))).toBe("forbidden: Guests of this portal may not download files");
+    expect(await outcomeOf(getFileUrl({ viewer: s.guest, portalId: s.portal.id, fileId: file.id }))).toBe(
+      "forbidden: Guests of this portal may not download files",
+    );
     expect(await outcomeOf(getFileUrl({ viewer: s.guest, portalId: s.portal.id, fileId: file.id, mode: "preview" }))).toBe(
       "forbidden: Guests of this portal may not download files",
     );

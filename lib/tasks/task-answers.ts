@@ -39,7 +39,12 @@ export async function answerQuestion({ viewer, taskId, text }: { viewer: Viewer;
   const answer = text.trim();
   if (!answer) throw new AppError("invalid_request", "answer: Write your answer", {}, { field: "answer", userMessage: "Write your answer before sending it" });
   if (answer.length > MAX_ANSWER_LENGTH)
-    throw new AppError("invalid_request", `answer: At most ${MAX_ANSWER_LENGTH} characters`, {}, { field: "answer", userMessage: `Keep the answer under ${MAX_ANSWER_LENGTH} characters` });
+    throw new AppError(
+      "invalid_request",
+      `answer: At most ${MAX_ANSWER_LENGTH} characters`,
+      {},
+      { field: "answer", userMessage: `Keep the answer under ${MAX_ANSWER_LENGTH} characters` },
+    );
   if (viewer.kind !== "user") throw forbidden("Only a person can answer");
   return withChange(async (tx) => {
     const task = await lockTaskToComplete(tx, viewer, taskId, "Question");

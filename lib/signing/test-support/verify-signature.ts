@@ -67,7 +67,7 @@ export function checkPdfSignature(pdf: Buffer): SignatureCheck {
   const ranges = createHash("sha256").update(signed).digest("binary");
   const signature = fields.at(-1)!.value as string;
   // Issuer and serial of the SignerInfo pick the signer certificate.
-  const serial = forge.util.bytesToHex(((fields[1]!.value as forge.asn1.Asn1[])[1]!.value as string)).replace(/^0+/, "");
+  const serial = forge.util.bytesToHex((fields[1]!.value as forge.asn1.Asn1[])[1]!.value as string).replace(/^0+/, "");
   const signerCertificate = certs.find((cert) => cert.serialNumber.replace(/^0+/, "") === serial) ?? certs[0]!;
   const md = forge.md.sha256.create().update(asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, attrs)).getBytes());
   let signatureValid = false;
@@ -79,7 +79,9 @@ export function checkPdfSignature(pdf: Buffer): SignatureCheck {
   const ess = attrValue(OID.signingCertificateV2);
   // SigningCertificateV2 { certs { ESSCertIDv2 { certHash } } } (SHA-256, the default: no algorithm).
   const essFirst = ess ? (((ess.value as forge.asn1.Asn1[])[0]!.value as forge.asn1.Asn1[])[0]!.value as forge.asn1.Asn1[])[0]! : null;
-  const certHash = createHash("sha256").update(Buffer.from(certDerHex(signerCertificate), "hex")).digest("binary");
+  const certHash = createHash("sha256")
+    .update(Buffer.from(certDerHex(signerCertificate), "hex"))
+    .digest("binary");
   const sub = /\/SubFilter\s*\/([A-Za-z0-9.]+)/.exec(text.slice(Math.max(0, at - 2000), at + 2000));
   return {
     byteRange,
