@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 
 import { defineConfig, devices } from "@playwright/test";
+import { serverEnvFile } from "./e2e/server-env";
 
 const port = Number(process.env["E2E_PORT"] ?? 3100);
 // localhost, like APP_URL in scripts/e2e-server.ts (which says why): the browser must use the
@@ -57,7 +58,8 @@ export default defineConfig({
     // made beforehand (`npm test` runs `next build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
-    env: { E2E_PORT: String(port) },
+    // The server's environment (its database) for specs that check what was recorded (e2e/db.ts).
+    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: serverEnvFile(port) },
     // Migrations and the seed on PGlite take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.
