@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { guestPortalPath } from "@/lib/portals/links";
-import { CONSENT_TEXT, getDocumentToSign } from "@/lib/signing/sign-document";
+import { getDocumentToSign } from "@/lib/signing/sign-document";
 import { signAction } from "../../actions";
 
 type Params = { orgId: string; portalId: string; taskId: string };
@@ -72,7 +72,7 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
           portalId={portalId}
           taskId={taskId}
           defaultName={doc.signerName}
-          consentText={CONSENT_TEXT}
+          consentText="Your electronic signature is as valid as your handwritten one. The firm keeps a record of when and from where you signed."
           portalHref={portalHref}
         />
       </Card>
