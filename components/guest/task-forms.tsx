@@ -109,7 +109,9 @@ export function FillForm({
           case "select":
             return (
               <Select
-                key={f.id}
+                // A select ignores a new defaultValue after mounting (and the form resets to it after
+                // the action): a new key makes it show the value given back.
+                key={`${f.id}:${value ?? ""}`}
                 label={label}
                 id={id}
                 name={name}
