@@ -1,13 +1,16 @@
 import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 import { defineConfig, devices } from "@playwright/test";
-import { serverEnvFile } from "./e2e/server-env";
 
 const port = Number(process.env["E2E_PORT"] ?? 3100);
 // localhost, like APP_URL in scripts/e2e-server.ts (which says why): the browser must use the
 // same host as the links and redirects the app makes.
 const baseURL = `http://localhost:${port}`;
 const ci = !!process.env["CI"];
+/** Where scripts/e2e-server.ts writes its environment (DATABASE_URL, S3_*), one file per port. */
+const serverEnvFile = path.join(os.tmpdir(), `cp-e2e-server-env-${port}.json`);
 
 // Debian's chromium package where installed (CI installs it, see .ci/run): Playwright's own
 // browser download is not available here. Elsewhere, Playwright's bundled Chromium.
@@ -58,8 +61,9 @@ export default defineConfig({
     // made beforehand (`npm test` runs `next build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
-    // The server's environment (its database) for specs that check what was recorded (e2e/db.ts).
-    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: serverEnvFile(port) },
+    // The server's environment is written to a file for specs that look into its storage
+    // (e2e/workspace-portal.spec.ts: a deleted portal's objects are gone).
+    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] ?? serverEnvFile },
     // Migrations and the seed on PGlite take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.

@@ -53,13 +53,28 @@ export default defineConfig({
           // shutdown (fuzz/).
           name: "fuzz",
           environment: "node",
-          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts"],
+          // and the web half of the cross-organization sweep (app/test-support/cross-org/).
+          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts", "app/test-support/cross-org/*.server.ts"],
           globalSetup: ["fuzz/global-setup.ts"],
           setupFiles: ["fuzz/env.ts"],
           fileParallelism: false,
           maxWorkers: 1,
           testTimeout: 120_000,
           hookTimeout: 240_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // npm run test:faults: the production build on services of its own that the tests stop
+          // and start (faults/harness.ts). Not part of `npm test`; .ci/run runs it after.
+          name: "faults",
+          environment: "node",
+          include: ["faults/**/*.fault.ts"],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 240_000,
+          hookTimeout: 600_000,
         },
       },
     ],

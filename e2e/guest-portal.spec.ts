@@ -63,7 +63,7 @@ test("the guest home lists both firms' portals, open tasks first with due dates;
   await expect(page).toHaveURL(/\/guest$/);
   await expect(page.getByTestId("home-portal")).toHaveCount(2);
   await expect(page.getByTestId("home-portal").filter({ hasText: "Northwind Advisors" })).toContainText(PORTAL);
-  await expect(page.getByTestId("home-portal").filter({ hasText: "Demo Accounting LLP" })).toContainText("Jordan Smith");
+  await expect(page.getByTestId("home-portal").filter({ hasText: "Harbor Tax Partners" })).toContainText("Casey Client — personal tax");
   // Due first: the signature (3 days) before the file request (5 days); undated last.
   const titles = await page.getByTestId("home-task").allTextContents();
   expect(titles[0]).toContain("Sign the engagement letter");
@@ -81,9 +81,9 @@ test("the guest home lists both firms' portals, open tasks first with due dates;
   await page.getByText("Switch portal").click();
   await page
     .getByRole("navigation", { name: "Your portals" })
-    .getByRole("link", { name: /Jordan Smith/ })
+    .getByRole("link", { name: /Casey Client — personal tax/ })
     .click();
-  await expect(page.getByTestId("portal-name")).toContainText("Jordan Smith");
+  await expect(page.getByTestId("portal-name")).toHaveText("Casey Client — personal tax");
 });
 
 test("answer a question: stored, the task is done", async ({ page }) => {

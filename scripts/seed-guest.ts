@@ -6,8 +6,8 @@ import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 
 // The client's side of the demo (seeded with the demo organization, scripts/seed.ts): a second
 // firm whose portal gives a client one task of every kind, with a member of its own and a second
-// client who may not download; the same client is also a guest of a demo organization portal (the
-// switcher across firms). The demo organization's own portals and tasks stay as they were.
+// client who may not download; a third firm where the same client has a portal (the switcher
+// across firms). The demo organization's own portals, guests and tasks stay as they were.
 
 export const GUEST_DEMO = {
   client: { email: "client@demo.test", name: "Casey Client" },
@@ -16,8 +16,9 @@ export const GUEST_DEMO = {
   orgName: "Northwind Advisors",
   member: { email: "nora@northwind.test", name: "Nora North" },
   privatePortalName: "Northwind — internal",
-  /** The demo organization's portal the client is also a guest of. */
-  demoPortalName: "Jordan Smith — personal tax",
+  /** A third firm where the same client has a portal (the switcher across firms). */
+  secondOrgName: "Harbor Tax Partners",
+  secondPortalName: "Casey Client — personal tax",
   tasks: {
     general: "Book your review meeting",
     question: "Which year did you move to your current address?",
@@ -45,7 +46,7 @@ async function engagementLetter(): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-export async function seedGuestDemo({ demoOrgId, passwordHash }: { demoOrgId: string; passwordHash: string }): Promise<void> {
+export async function seedGuestDemo({ passwordHash }: { passwordHash: string }): Promise<void> {
   const [client, viewer, member] = await Promise.all(
     [GUEST_DEMO.client, GUEST_DEMO.viewer, GUEST_DEMO.member].map((u) =>
       db.user.create({ data: { email: u.email, name: u.name, passwordHash, emailVerified: new Date() } }),
@@ -153,8 +154,18 @@ export async function seedGuestDemo({ demoOrgId, passwordHash }: { demoOrgId: st
   // A portal of the firm without these clients: opening it is not found for them.
   await db.portal.create({ data: { orgId, name: GUEST_DEMO.privatePortalName, createdById: member.id } });
 
-  // The same client in a demo organization portal: the guest home lists both firms.
-  const demoPortal = await db.portal.findFirst({ where: { orgId: demoOrgId, name: GUEST_DEMO.demoPortalName } });
-  if (demoPortal)
-    await db.portalGuest.create({ data: { orgId: demoOrgId, portalId: demoPortal.id, userId: client.id, permissions: {}, acceptedAt: new Date() } });
+  // The same client at a third firm: the guest home lists both firms (the demo organization's
+  // own portals keep their guests as they were; other specs rely on that).
+  const second = await db.organization.create({ data: { name: GUEST_DEMO.secondOrgName } });
+  const secondPortal = await db.portal.create({ data: { orgId: second.id, name: GUEST_DEMO.secondPortalName, lastActivityAt: new Date() } });
+  await db.portalGuest.create({ data: { orgId: second.id, portalId: secondPortal.id, userId: client.id, permissions: {}, acceptedAt: new Date() } });
+  await db.task.create({
+    data: {
+      orgId: second.id,
+      portalId: secondPortal.id,
+      title: "Send the March receipts",
+      actionType: "FileRequest",
+      dueDate: new Date(Date.now() + 12 * day),
+    },
+  });
 }

@@ -121,7 +121,7 @@ export async function seedDemo(): Promise<SeedResult> {
       data: { orgId: org.id, portalId: portal.id, title: "Confirm your address", actionType: "Question", createdById: member.id },
     });
   }
-  await seedGuestDemo({ demoOrgId: org.id, passwordHash });
+  await seedGuestDemo({ passwordHash });
   return { created: true, orgId: org.id };
 }
 

@@ -11,9 +11,17 @@ interface ToastMessage {
   tone: ToastTone;
   title: string;
   description?: string;
+  action?: ToastAction;
 }
 
-type Notify = (title: string, options?: { tone?: ToastTone; description?: string }) => void;
+/** A button in the toast (e.g. Undo); `altText` tells screen-reader users how to do it otherwise. */
+export interface ToastAction {
+  label: string;
+  altText: string;
+  onClick: () => void;
+}
+
+type Notify = (title: string, options?: { tone?: ToastTone; description?: string; action?: ToastAction }) => void;
 
 const ToastContext = createContext<Notify | null>(null);
 
@@ -34,7 +42,7 @@ let nextId = 1;
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [messages, setMessages] = useState<ToastMessage[]>([]);
   const notify = useCallback<Notify>((title, options) => {
-    const message: ToastMessage = { id: nextId++, tone: options?.tone ?? "success", title, description: options?.description };
+    const message: ToastMessage = { id: nextId++, tone: options?.tone ?? "success", title, description: options?.description, action: options?.action };
     setMessages((current) => [...current.slice(-3), message]);
   }, []);
   const dismiss = (id: number) => setMessages((current) => current.filter((m) => m.id !== id));
@@ -50,7 +58,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             <Toast.Root
               key={m.id}
               type={m.tone === "error" ? "foreground" : "background"}
-              duration={m.tone === "error" ? Infinity : 5000}
+              duration={m.tone === "error" ? Infinity : m.action ? 10000 : 5000}
               onOpenChange={(open) => {
                 if (!open) dismiss(m.id);
               }}
@@ -62,6 +70,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 <Toast.Title className="text-sm font-medium">{m.title}</Toast.Title>
                 {m.description ? <Toast.Description className="mt-0.5 text-sm text-slate-700">{m.description}</Toast.Description> : null}
               </div>
+              {m.action ? (
+                <Toast.Action
+                  altText={m.action.altText}
+                  onClick={m.action.onClick}
+                  className="rounded-md border border-slate-300 px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand"
+                >
+                  {m.action.label}
+                </Toast.Action>
+              ) : null}
               <Toast.Close aria-label="Dismiss" className="rounded p-0.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand">
                 <X aria-hidden size={16} />
               </Toast.Close>

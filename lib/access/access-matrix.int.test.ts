@@ -15,7 +15,7 @@ import { completeUpload } from "@/lib/files/complete-upload";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
-import { getFileUrl } from "@/lib/files/file-url";
+import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
 import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
@@ -26,6 +26,7 @@ import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
@@ -46,6 +47,7 @@ import { setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
+import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
@@ -311,6 +313,29 @@ const ROWS: Row[] = [
     run: (viewer, w, fileId) => getFileUrl({ viewer, portalId: w.portalId, fileId }),
   }),
   row({
+    entry: "files/file-url:getFilePreview",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoDownload: "forbidden" },
+    prepare: async (w) => {
+      const id = randomUUID();
+      return (
+        await db.fileEntry.create({
+          data: {
+            id,
+            orgId: w.orgId,
+            portalId: w.portalId,
+            name: "preview.pdf",
+            contentType: "application/pdf",
+            storageKey: `orgs/${w.orgId}/files/${id}`,
+            registeredAt: new Date(),
+          },
+        })
+      ).id;
+    },
+    run: (viewer, w, fileId) => getFilePreview({ viewer, portalId: w.portalId, fileId }),
+  }),
+  row({
     entry: "files/create-folder:createFolder",
     scope: null,
     write: true,
@@ -456,6 +481,21 @@ const ROWS: Row[] = [
     run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }),
   }),
   row({
+    entry: "tasks/task-panel-data:getPortalTask",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getPortalTask({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
+  row({
+    entry: "tasks/task-panel-data:listAssigneeOptions",
+    scope: "task:write",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listAssigneeOptions({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as { members: unknown[] }).members.length > 0,
+  }),
+  row({
     entry: "tasks/form-fields:setTaskFormFields",
     scope: "task:write",
     write: true,
@@ -498,6 +538,13 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
     sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/invite-defaults:getInviteDefaults",
+    scope: "guest:invite",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => getInviteDefaults({ viewer, portalId: w.portalId }),
   }),
   row({
     entry: "guests/manage-guests:resendInvitation",

@@ -196,3 +196,14 @@ export function mayOrg(viewer: Viewer, action: OrgAction): boolean {
     throw e;
   }
 }
+
+/** Whether requirePortal would pass: for pages choosing which controls to show (the domain still refuses). */
+export function mayPortal(viewer: Viewer, portalId: string, action: PortalAction): boolean {
+  try {
+    requirePortal(viewer, portalId, action);
+    return true;
+  } catch (e) {
+    if (e instanceof AppError) return false;
+    throw e;
+  }
+}

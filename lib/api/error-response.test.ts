@@ -69,3 +69,15 @@ describe("mapError: 503 service_unavailable", () => {
     });
   });
 });
+
+describe("mapError: the database unreachable", () => {
+  it("is a 503 service_unavailable with Retry-After, not a 500, and not logged as a bug", () => {
+    const error = Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: "P1001" });
+    expect(mapError(error)).toEqual({
+      status: 503,
+      body: { error: "service_unavailable", error_description: expect.stringContaining("retry") },
+      headers: { "Retry-After": "5" },
+      unexpected: false,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { ZodError } from "zod";
+import { isDatabaseUnavailable } from "@/lib/db-unavailable";
 import { isAppError } from "@/lib/errors";
 
 // The one error mapper (D3): AppError → its code and status, ZodError → 400 naming the field,
@@ -34,6 +35,9 @@ export function formatZodError(error: ZodError, root?: string): string {
   return more > 0 ? `${lines.join("; ")} (and ${more} more)` : lines.join("; ");
 }
 
+/** Seconds a client waits before retrying while the database is unreachable (a restart takes a few). */
+export const DATABASE_RETRY_AFTER = "5";
+
 const SERVER_ERROR: ErrorBody = { error: "server_error", error_description: "The server could not complete the request" };
 
 export function mapError(error: unknown): MappedError {
@@ -44,6 +48,15 @@ export function mapError(error: unknown): MappedError {
   }
   if (error instanceof ZodError) {
     return { status: 400, body: { error: "invalid_request", error_description: formatZodError(error) }, headers: {}, unexpected: false };
+  }
+  // The database restarting or unreachable: nothing was committed, and a retry will do the work.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { error: "service_unavailable", error_description: "The database is not reachable right now; retry after the time in Retry-After" },
+      headers: { "Retry-After": DATABASE_RETRY_AFTER },
+      unexpected: false,
+    };
   }
   return { status: 500, body: SERVER_ERROR, headers: {}, unexpected: true };
 }

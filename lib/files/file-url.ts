@@ -80,3 +80,70 @@ export async function getFileUrl({
   });
   return { url, expiresIn, inline };
 }
+
+export type PreviewKind = "pdf" | "image" | "text" | "csv" | "other";
+
+export interface FilePreview {
+  id: string;
+  name: string;
+  size: number;
+  extension: string;
+  contentType: string | null;
+  uploadedAt: Date;
+  uploader: { name: string | null; email: string } | null;
+  task: { id: string; title: string } | null;
+  /** How the page shows it; "other": metadata and a download button only. */
+  kind: PreviewKind;
+  /** The inline URL (at most 5 minutes) the preview loads; null for "other". */
+  url: string | null;
+}
+
+function kindOf(contentType: string | null): PreviewKind {
+  const type = essence(contentType);
+  if (!isPreviewable(type)) return "other";
+  if (type === "application/pdf") return "pdf";
+  if (type === "text/csv") return "csv";
+  if (type === "text/plain") return "text";
+  return "image";
+}
+
+/**
+ * The page's `?file=<id>` preview: the file's details and, for PDFs, images, text and CSV, an
+ * inline URL valid at most 5 minutes. Same access as getFileUrl (a member, or a guest with
+ * `download`); anything else is 404 "File".
+ */
+export async function getFilePreview({ viewer, portalId, fileId }: { viewer: Viewer; portalId: string; fileId: string }): Promise<FilePreview> {
+  requirePortal(viewer, portalId, "download", "File");
+  const file = isUuid(fileId)
+    ? await db.fileEntry.findFirst({
+        where: { AND: [fileWhere(viewer, "download"), { id: fileId, portalId, isFolder: false }] },
+        select: {
+          id: true,
+          name: true,
+          size: true,
+          extension: true,
+          contentType: true,
+          registeredAt: true,
+          createdAt: true,
+          uploadedById: true,
+          task: { select: { id: true, title: true, deletedAt: true } },
+        },
+      })
+    : null;
+  if (!file) throw notFound("File");
+  const uploader = file.uploadedById ? await db.user.findUnique({ where: { id: file.uploadedById }, select: { name: true, email: true } }) : null;
+  const kind = kindOf(file.contentType);
+  const url = kind === "other" ? null : (await getFileUrl({ viewer, portalId, fileId, mode: "preview" })).url;
+  return {
+    id: file.id,
+    name: file.name,
+    size: file.size,
+    extension: file.extension,
+    contentType: file.contentType,
+    uploadedAt: file.registeredAt ?? file.createdAt,
+    uploader,
+    task: file.task && !file.task.deletedAt ? { id: file.task.id, title: file.task.title } : null,
+    kind,
+    url,
+  };
+}

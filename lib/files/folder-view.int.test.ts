@@ -83,6 +83,41 @@ describe("getFolderView", () => {
     );
   });
 
+  it("pages in every sort order and direction add up to the whole list: folders first, across uploaders, inside a folder too", async () => {
+    const { org, ann, zed, portal, viewer, file } = await setup();
+    const noName = await createTestUser({ orgId: org.id, role: "member", name: undefined });
+    await db.user.update({ where: { id: noName.id }, data: { name: null } });
+    const parent = await createFolder({ viewer, portalId: portal.id, name: "Parent" });
+    for (const where of [null, parent.id]) {
+      for (const name of ["F2", "F1", "F3"]) await createFolder({ viewer, portalId: portal.id, name, parentId: where });
+      const uploaders = [ann.id, zed.id, noName.id];
+      for (let i = 0; i < 9; i++) await file(`file-${(i * 5) % 9}.${["pdf", "txt", "csv"][i % 3]}`, (i * 37) % 7, uploaders[i % 3]!, where);
+      // A file without an uploader (the service).
+      await db.fileEntry.create({
+        data: { orgId: org.id, portalId: portal.id, parentId: where, name: "system.log", extension: "log", size: 3, registeredAt: new Date() },
+      });
+    }
+    for (const folderId of ["main", parent.id]) {
+      for (const sort of ["name", "size", "type", "uploader", "date"] as const) {
+        for (const dir of ["asc", "desc"] as const) {
+          const whole = await getFolderView({ viewer, portalId: portal.id, folderId, sort, dir, pageSize: 200 });
+          const paged = [];
+          for (let page = 1; page <= 4; page++) {
+            const view = await getFolderView({ viewer, portalId: portal.id, folderId, sort, dir, page, pageSize: 4 });
+            expect(view.total).toBe(whole.total);
+            paged.push(...view.items.map((i) => i.name));
+          }
+          expect(paged, `${folderId} ${sort} ${dir}`).toEqual(whole.items.map((i) => i.name));
+          expect(whole.items.slice(0, 3).every((i) => i.isFolder)).toBe(true);
+        }
+      }
+    }
+    const byUploader = await getFolderView({ viewer, portalId: portal.id, folderId: "main", sort: "uploader", pageSize: 200 });
+    // Files without an uploader come last.
+    expect(byUploader.items.at(-1)?.name).toBe("system.log");
+    expect(byUploader.total).toBe(1 + 3 + 10);
+  });
+
   it("gives the breadcrumbs from the root and the folder tree; an unknown, deleted or foreign folder is not found", async () => {
     const { org, portal, viewer } = await setup();
     const a = await createFolder({ viewer, portalId: portal.id, name: "2026" });

@@ -29,6 +29,8 @@ const PAGE_POLICY: CspDirectives = {
   "img-src": ["'self'", "data:", "blob:"],
   "font-src": ["'self'", "data:"],
   "connect-src": ["'self'"],
+  // pdf.js's worker for PDF previews (app/pdf-worker.mjs): same-origin scripts only, as workers.
+  "worker-src": ["'self'"],
   "object-src": ["'none'"],
   "base-uri": ["'self'"],
   "form-action": ["'self'"],

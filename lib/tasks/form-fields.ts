@@ -27,23 +27,32 @@ const FieldSchema = z
 export type FormFieldInput = z.input<typeof FieldSchema>;
 
 /**
- * Replaces the fields of a Fill Form task, in the order given (members and admins). Refused once
- * the task has answers (they belong to the fields as they were). The first problem is a 400
- * naming the field (`fields.2.options: ...`).
+ * The fields as stored (trimmed, defaults filled), or a 400 naming the first problem
+ * (`fields.2.options: ...`): for a caller that checks them before creating the task.
  */
-export async function setTaskFormFields({ viewer, taskId, fields }: { viewer: Viewer; taskId: string; fields: FormFieldInput[] }) {
+export function checkFormFields(fields: unknown) {
   const parsed = z.array(FieldSchema).max(MAX_FORM_FIELDS, `At most ${MAX_FORM_FIELDS} fields`).safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalidRequest(`${["fields", ...issue.path].join(".")}: ${issue.message}`);
   }
+  return parsed.data;
+}
+
+/**
+ * Replaces the fields of a Fill Form task, in the order given (members and admins). Refused once
+ * the task has answers (they belong to the fields as they were). The first problem is a 400
+ * naming the field (`fields.2.options: ...`).
+ */
+export async function setTaskFormFields({ viewer, taskId, fields }: { viewer: Viewer; taskId: string; fields: FormFieldInput[] }) {
+  const checked = checkFormFields(fields);
   const { orgId } = viewer;
   return db.$transaction(async (tx) => {
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     if (task.actionType !== "FillForm") throw invalidRequest("taskId: Only a Fill Form task has form fields");
     if ((await tx.taskAnswer.count({ where: { taskId } })) > 0) throw conflict("The form has answers; its fields can no longer change");
     await tx.taskFormField.deleteMany({ where: { taskId } });
-    await tx.taskFormField.createMany({ data: parsed.data.map((f, position) => ({ taskId, position, ...f })) });
+    await tx.taskFormField.createMany({ data: checked.map((f, position) => ({ taskId, position, ...f })) });
     await touchPortal(tx, { orgId, portalId: task.portalId });
     await recordAudit(tx, {
       orgId,
@@ -52,7 +61,7 @@ export async function setTaskFormFields({ viewer, taskId, fields }: { viewer: Vi
       action: "task.form_changed",
       targetType: "task",
       targetId: taskId,
-      metadata: { fields: parsed.data.length },
+      metadata: { fields: checked.length },
     });
     return tx.taskFormField.findMany({ where: { taskId }, orderBy: { position: "asc" } });
   });

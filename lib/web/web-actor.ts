@@ -1,4 +1,5 @@
 import { requireRole } from "@/lib/access/policy";
+import { notFound } from "@/lib/errors";
 import type { Role, UserViewer } from "@/lib/access/viewer";
 import { getWebViewer } from "@/lib/access/web-viewer";
 
@@ -11,11 +12,13 @@ export interface WebActor {
 /**
  * The one place where a web action learns its session and viewer (`getWebViewer`). Signed out: a
  * redirect to sign-in that comes back to `returnTo`. No role in the organization: not_found; a
- * lower role than `minRole`: forbidden (both AppErrors, shown by the form). The domain functions
- * the action calls check the policy again with the viewer.
+ * lower role than `minRole`: forbidden (both AppErrors, shown by the form), except for a guest,
+ * to whom the organization's own pages do not exist (they answer 404): not_found, as those pages.
+ * The domain functions the action calls check the policy again with the viewer.
  */
 export async function webActor(orgId: string, minRole: Role, returnTo: string): Promise<WebActor> {
   const viewer = await getWebViewer(orgId, returnTo);
+  if (viewer.role === "guest" && minRole !== "guest") throw notFound("Page");
   requireRole(viewer, minRole);
   return { orgId, viewer };
 }

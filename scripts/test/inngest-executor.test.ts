@@ -193,6 +193,25 @@ describe("the executor's waits", () => {
   });
 });
 
+describe("the executor down", () => {
+  it("down(): events are refused and no call reaches the app, a wait that ends meanwhile ends late; up(): the run goes on", async () => {
+    const { executor, client, serveUrl } = await setup(true);
+    await executor.sync(serveUrl);
+    await client.send({ name: "test/steps", data: { n: 1 } });
+    // Down once the first step is recorded: the run is in its 1 h nap (0.36 s at this time scale).
+    await executor.waitFor(() => executor.state().runs.find((r) => r.steps.some((st) => st.name === "a")));
+    await executor.down();
+    const calls = executor.state().runs[0]!.calls.length;
+    await expect(client.send({ name: "test/steps", data: { n: 2 } })).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 800));
+    expect(executor.state().runs[0]).toMatchObject({ status: "Running" });
+    expect(executor.state().runs[0]!.calls).toHaveLength(calls);
+    await executor.up();
+    expect(await runOf(executor, "steps")).toMatchObject({ status: "Completed", output: { b: 2 } });
+    expect(executor.state().runs).toHaveLength(1);
+  });
+});
+
 describe("the executor's clock", () => {
   it("measures sleepUntil from the run's own scaled clock, so consecutive dates wait only for the gap", async () => {
     const executor = await startInngestExecutor({ timeScale: 1e-7 });

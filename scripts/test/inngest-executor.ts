@@ -198,6 +198,9 @@ export class InngestExecutor {
   private readonly apps = new Map<string, { url: string; functions: FunctionConfig[] }>();
   private readonly waiters: Waiter[] = [];
   private readonly slots = new Slots();
+  /** Set while the engine is down (`down()`): calls to the app wait for it. */
+  private held: { promise: Promise<void>; resume: () => void } | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
   private server: Server | undefined;
   private cronTimer: NodeJS.Timeout | undefined;
@@ -223,6 +226,26 @@ export class InngestExecutor {
       this.cronTimer.unref();
     }
     return this.url;
+  }
+
+  /**
+   * The engine down as a whole: it stops listening (events and checkpoints are refused) and makes
+   * no call to the app until `up()`; runs keep their state, and a wait that ends meanwhile ends late.
+   */
+  async down(): Promise<void> {
+    let resume: () => void = () => undefined;
+    this.held ??= { promise: new Promise<void>((r) => (resume = r)), resume: () => resume() };
+    await this.close();
+    // A call already under way when the engine went down ends first (its answer is recorded).
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Back after `down()`: listens on the same port again, and the held calls go out. */
+  async up(): Promise<void> {
+    if (!this.server) await this.listen(Number(new URL(this.url).port));
+    const held = this.held;
+    this.held = undefined;
+    held?.resume();
   }
 
   /** Stops listening (the port refuses connections, as a stopped Inngest would); runs keep their state. */
@@ -587,6 +610,17 @@ export class InngestExecutor {
   }
 
   private async call(run: Run, stepId: string, attempt: number, disableImmediate: boolean): Promise<{ status: number; body: unknown; noRetry: boolean }> {
+    while (this.held) await this.held.promise;
+    const call = this.callApp(run, stepId, attempt, disableImmediate);
+    this.inFlight.add(call);
+    try {
+      return await call;
+    } finally {
+      this.inFlight.delete(call);
+    }
+  }
+
+  private async callApp(run: Run, stepId: string, attempt: number, disableImmediate: boolean): Promise<{ status: number; body: unknown; noRetry: boolean }> {
     const concurrency = [run.fn.concurrency ?? []].flat() as Array<{ key?: string; limit: number }>;
     const releases = await Promise.all(
       concurrency.map((c) => this.slots.take(`${run.functionId}:${c.key ? String(operand(c.key, { event: run.event })) : ""}`, c.limit)),

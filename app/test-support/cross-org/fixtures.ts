@@ -79,3 +79,37 @@ export function victimSecrets(v: Victim): string[] {
     ...v.states.map((s) => s.id),
   ];
 }
+
+/**
+ * A guest of another portal of the victim's organization: a user of the same organization, whose
+ * access stops at its own portal.
+ */
+export async function createOtherPortalGuest(v: Victim) {
+  const portal = await createTestPortal({ orgId: v.orgId, name: `Other portal ${randomUUID()}` });
+  const user = await createTestGuest({ orgId: v.orgId, portalId: portal.id });
+  return { portal, user };
+}
+
+/**
+ * What a guest of another portal of the organization must never see: the victim's portal and
+ * everything in it, its templates, and the organization's settings (clients, grants, webhooks).
+ * The organization itself, its members' names and its workflow states are the guest's to know.
+ */
+export function portalSecrets(v: Victim): string[] {
+  return [
+    v.portal.id,
+    v.portal.name,
+    v.template.id,
+    v.template.name,
+    v.task.id,
+    v.folder.id,
+    v.pending.id,
+    v.webhook.id,
+    v.delivery.id,
+    v.guest.id,
+    v.externalId.value,
+    v.client.id,
+    v.client.clientId,
+    v.grant.id,
+  ];
+}

@@ -7,9 +7,12 @@ import { resetEnvForTests } from "@/lib/env";
 import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
 import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
 import { SWEEP, type ApiRow } from "@/app/test-support/cross-org/table";
+import { coveredByRows, missingRows, scanApp, staleRows, TABLE } from "@/app/test-support/cross-org/web-scan";
 
 // Every row of the sweep table (table.ts): another organization's token on this organization's
 // things answers not-found (D4) or only its own data, and changes nothing of the victim's.
+
+const API_ROWS = SWEEP.filter((r): r is ApiRow => r.kind === "api");
 
 let victim: Victim;
 let attacker: Attacker;
@@ -43,13 +46,31 @@ const victimState = async (): Promise<OrgState> => (await db.$queryRawUnsafe<Org
 
 describe("the sweep table", () => {
   it("has a row for every API operation", () => {
-    const covered = new Set(SWEEP.filter((r) => r.kind === "api").map((r) => r.operationId));
+    const covered = new Set(API_ROWS.map((r) => r.operationId));
     const missing = API_OPERATIONS.map((o) => o.operationId).filter((id) => !covered.has(id));
     expect(missing, "add rows for these operations to app/test-support/cross-org/table.ts").toEqual([]);
   });
 
+  it("has a row for every page, route handler (outside /api/v1) and server action under app/", () => {
+    expect(missingRows(scanApp(), coveredByRows()), "pages, routes and actions without a row").toEqual([]);
+  });
+
+  it("names only pages, routes and actions that app/ has", () => {
+    expect(staleRows(scanApp(), coveredByRows()), `rows of ${TABLE} for things app/ no longer has`).toEqual([]);
+  });
+
+  it("spells out the row to add for a new page, route and action", () => {
+    const surface = { pages: ["/org/[orgId]/reports"], routes: ["/files/[fileId]/download"], actions: ["app/x/actions.ts#archiveAction"] };
+    const missing = missingRows(surface, new Set());
+    expect(missing).toHaveLength(3);
+    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to app\/test-support\/cross-org\/table\.ts$/);
+    expect(missing[1]).toContain('add route("/files/[fileId]/download", "GET"');
+    expect(missing[2]).toContain('add action("app/x/actions.ts", "archiveAction"');
+    expect(missingRows(surface, new Set([...surface.pages, ...surface.routes, ...surface.actions]))).toEqual([]);
+  });
+
   it("names only operations that exist, each served by the row's handler", () => {
-    for (const row of SWEEP) {
+    for (const row of API_ROWS) {
       const op = API_OPERATIONS.find((o) => o.operationId === row.operationId);
       expect(op, row.operationId).toBeDefined();
       expect(row.handler.operation, `${row.operationId}: ${row.attempt}`).toBe(op);
@@ -58,7 +79,7 @@ describe("the sweep table", () => {
 });
 
 describe("another organization's token", () => {
-  it.each(SWEEP.map((r) => [`${r.operationId}: ${r.attempt}`, r] as const))("%s", async (_name, row: ApiRow) => {
+  it.each(API_ROWS.map((r) => [`${r.operationId}: ${r.attempt}`, r] as const))("%s", async (_name, row: ApiRow) => {
     const before = await victimState();
     const options = row.request(victim, attacker);
     const res = await callRoute(row.handler, { method: row.handler.operation.method, ...options, token: attacker.token });

@@ -48,7 +48,64 @@ export interface ApiRow {
   expect: Expectation;
 }
 
-export type SweepRow = ApiRow;
+/**
+ * The web rows are called over HTTP against the production build (fuzz tier,
+ * app/test-support/cross-org/web-sweep.server.ts) by two callers: `member`, an admin of another
+ * organization, and `guest`, a guest of another portal of the victim's organization. Each row says
+ * what each caller must get (a caller left out is not tried):
+ * - `not_found`: a page or route answers 404; an action answers the form state of a not_found
+ *   refusal (an action's HTTP status is always 200: its result is the form's state);
+ * - `own_only`: the answer shows nothing of the victim's (a page that lists the caller's own).
+ * Always: nothing of the victim's in the answer, and the victim's rows exactly as they were.
+ */
+export type WebCaller = "member" | "guest";
+export type WebExpectations = Partial<Record<WebCaller, "not_found" | "own_only">>;
+
+export interface PageRow {
+  kind: "page";
+  /** The page's route as app/ spells it without route groups: `/org/[orgId]/settings/api`. */
+  route: string;
+  attempt: string;
+  path: (victim: Victim, attacker: Attacker) => string;
+  expect: WebExpectations;
+}
+
+export interface WebRouteRow {
+  kind: "route";
+  /** The route handler's route (app/.../route.ts), as for pages. */
+  route: string;
+  method: string;
+  attempt: string;
+  path: (victim: Victim, attacker: Attacker) => string;
+  expect: WebExpectations;
+}
+
+export interface ActionRow {
+  kind: "action";
+  /** The "use server" module, from the repository root, and the export called. */
+  file: string;
+  exportName: string;
+  attempt: string;
+  /** The page the action is posted to (the one whose form uses it). */
+  page: (victim: Victim, attacker: Attacker) => string;
+  /**
+   * The arguments as the browser sends them: for orgAction the organization id it was bound to
+   * (the attacker sends any), the previous state, and the form's fields.
+   */
+  args: (victim: Victim, attacker: Attacker) => { bound: unknown[]; fields: Record<string, string | string[]> };
+  expect: WebExpectations;
+}
+
+/** A page, route or action that serves nothing of an organization by an id: why it needs no probe. */
+export interface PublicRow {
+  kind: "public";
+  /** A page or route (`/sign-in`), or an action (`app/sign-in/actions.ts#signOutAction`). */
+  target: string;
+  why: string;
+}
+
+export type WebRow = PageRow | WebRouteRow | ActionRow | PublicRow;
+export type SweepRow = ApiRow | WebRow;
 
 const api = (operationId: string, attempt: string, handler: RouteHandler, expect: Expectation, request: ApiRow["request"]): ApiRow => ({
   kind: "api",
@@ -59,7 +116,162 @@ const api = (operationId: string, attempt: string, handler: RouteHandler, expect
   expect,
 });
 
+const both = { member: "not_found", guest: "not_found" } as const;
+const memberOnly = { member: "not_found" } as const;
+const page = (route: string, attempt: string, expect: WebExpectations, path: PageRow["path"]): PageRow => ({ kind: "page", route, attempt, path, expect });
+const action = (file: string, exportName: string, attempt: string, expect: WebExpectations, page: ActionRow["page"], args: ActionRow["args"]): ActionRow => ({
+  kind: "action",
+  file,
+  exportName,
+  attempt,
+  page,
+  args,
+  expect,
+});
+const route = (route: string, method: string, attempt: string, expect: WebExpectations, path: WebRouteRow["path"]): WebRouteRow => ({
+  kind: "route",
+  route,
+  method,
+  attempt,
+  path,
+  expect,
+});
+const open = (target: string, why: string): PublicRow => ({ kind: "public", target, why });
+
+const API_SETTINGS = "app/(web)/org/[orgId]/settings/api/actions.ts";
+const WEBHOOK_SETTINGS = "app/(web)/org/[orgId]/settings/webhooks/actions.ts";
+const settings = (section: string) => (v: Victim) => `/org/${v.orgId}/settings/${section}`;
+const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.example/cb", allowed_scope: ["portal:read"] };
+// A public address: the URL check (no private addresses on the fuzz server) passes, so the refusal is about whose webhook it is.
+const webhookForm = { url: "https://93.184.215.14/stolen", events: ["portal.created"] };
+
 export const SWEEP: readonly SweepRow[] = [
+  // --- web pages ------------------------------------------------------------------------------
+  page("/org/[orgId]", "the victim's portal list", { member: "not_found", guest: "own_only" }, (v) => `/org/${v.orgId}`),
+  page("/org/[orgId]/[...rest]", "any other path in the victim's organization", both, (v) => `/org/${v.orgId}/portals/${v.portal.id}`),
+  page("/org/[orgId]/settings/api", "the victim's API clients", both, settings("api")),
+  page("/org/[orgId]/settings/connected-apps", "the victim's connected apps", both, settings("connected-apps")),
+  page("/org/[orgId]/settings/webhooks", "the victim's webhooks", both, settings("webhooks")),
+  page("/org/[orgId]/settings/webhooks/[webhookId]", "the victim's webhook deliveries", both, (v) => `/org/${v.orgId}/settings/webhooks/${v.webhook.id}`),
+  page(
+    "/org/[orgId]/settings/webhooks/[webhookId]",
+    "the victim's webhook under its own organization",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/settings/webhooks/${v.webhook.id}`,
+  ),
+  page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's portal", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`),
+  page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's folder", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/${v.folder.id}`),
+  page(
+    "/org/[orgId]/vault/[portalId]/folder/[folderId]",
+    "the victim's folder inside its own portal",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/${v.folder.id}`,
+  ),
+  open("/", "redirects to the signed-in user's own organization or to sign-in"),
+  open("/sign-in", "the sign-in form"),
+  open("/sign-in/check-email", "a static notice"),
+  open("/docs/api", "the public API reference"),
+  open("/oauth/error", "shows the error in its own query"),
+  open("/oauth/consent", "addressed by an OAuth client id; shows that client's public profile to the signed-in user, nothing of an organization's data"),
+  open("/invite/[token]", "addressed by the invitation's secret token (who holds it is the invitee), never by an id"),
+  open("/dev/inngest", "development and test servers only (the job engine's own record), not in production"),
+  open("/dev/mailbox", "development and test servers only (DEV_MAILBOX), not in production"),
+
+  // --- route handlers outside /api/v1 (the API rows above cover /api/v1) -------------------------
+  open("/.well-known/jwks.json", "public signing keys"),
+  open("/.well-known/oauth-authorization-server", "public OAuth metadata"),
+  route("/api/auth/[...nextauth]", "GET", "the session (Auth.js: the caller's own only)", { member: "own_only", guest: "own_only" }, () => "/api/auth/session"),
+  open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
+  open("/healthz", "process liveness"),
+  open("/readyz", "dependency readiness, no data"),
+  open("/oauth/authorize", "OAuth authorization: the fuzz tier and the OAuth tests cover it; it acts for the signed-in user only"),
+  open("/oauth/revoke", "revokes the token it is given, which identifies its own grant"),
+  open("/oauth/token", "exchanges the caller's own code or refresh token"),
+
+  // --- server actions -----------------------------------------------------------------------------
+  action(API_SETTINGS, "createClientAction", "an API client in the victim's organization", both, settings("api"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: clientForm,
+  })),
+  action(API_SETTINGS, "rotateSecretAction", "the victim's client's secret", both, settings("api"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { id: v.client.id },
+  })),
+  action(API_SETTINGS, "rotateSecretAction", "the victim's client through its own organization", memberOnly, settings("api"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { id: v.client.id },
+  })),
+  action(API_SETTINGS, "deleteClientAction", "the victim's client", both, settings("api"), (v) => ({ bound: [v.orgId, {}], fields: { id: v.client.id } })),
+  action(API_SETTINGS, "deleteClientAction", "the victim's client through its own organization", memberOnly, settings("api"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { id: v.client.id },
+  })),
+  action(API_SETTINGS, "updateClientProfileAction", "the victim's client's profile", both, settings("api"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { id: v.client.id, publisherName: "Stolen", websiteUrl: "https://attacker.example", logoUrl: "" },
+  })),
+  action(API_SETTINGS, "updateClientProfileAction", "the victim's client's profile through its own organization", memberOnly, settings("api"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { id: v.client.id, publisherName: "Stolen", websiteUrl: "https://attacker.example", logoUrl: "" },
+  })),
+  action("app/(web)/org/[orgId]/settings/connected-apps/actions.ts", "revokeGrantAction", "the victim's grant", both, settings("connected-apps"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { id: v.grant.id },
+  })),
+  action(
+    "app/(web)/org/[orgId]/settings/connected-apps/actions.ts",
+    "revokeGrantAction",
+    "the victim's grant through its own organization",
+    memberOnly,
+    settings("connected-apps"),
+    (v, a) => ({ bound: [a.orgId, {}], fields: { id: v.grant.id } }),
+  ),
+  action(WEBHOOK_SETTINGS, "createWebhookAction", "a webhook in the victim's organization", both, settings("webhooks"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: webhookForm,
+  })),
+  action(WEBHOOK_SETTINGS, "updateWebhookAction", "the victim's webhook", both, settings("webhooks"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { ...webhookForm, id: v.webhook.id, enabled: "on" },
+  })),
+  action(WEBHOOK_SETTINGS, "updateWebhookAction", "the victim's webhook through its own organization", memberOnly, settings("webhooks"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { ...webhookForm, id: v.webhook.id, enabled: "on" },
+  })),
+  action(WEBHOOK_SETTINGS, "deleteWebhookAction", "the victim's webhook", both, settings("webhooks"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { id: v.webhook.id },
+  })),
+  action(WEBHOOK_SETTINGS, "deleteWebhookAction", "the victim's webhook through its own organization", memberOnly, settings("webhooks"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { id: v.webhook.id },
+  })),
+  action(WEBHOOK_SETTINGS, "testWebhookAction", "the victim's webhook", both, settings("webhooks"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { id: v.webhook.id },
+  })),
+  action(WEBHOOK_SETTINGS, "testWebhookAction", "the victim's webhook through its own organization", memberOnly, settings("webhooks"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { id: v.webhook.id },
+  })),
+  action(WEBHOOK_SETTINGS, "redeliverAction", "the victim's delivery", both, settings("webhooks"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: { webhook_id: v.webhook.id, delivery_id: v.delivery.id },
+  })),
+  action(WEBHOOK_SETTINGS, "redeliverAction", "the victim's delivery under its own webhook", memberOnly, settings("webhooks"), (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { webhook_id: a.webhook.id, delivery_id: v.delivery.id },
+  })),
+  open("app/invite/[token]/actions.ts#createAccountAndAccept", "addressed by the invitation's secret token, never by an id"),
+  open("app/invite/[token]/actions.ts#acceptAsSignedIn", "addressed by the invitation's secret token, never by an id"),
+  open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),
+  open("app/oauth/consent/actions.ts#consentAction", "the signed-in user's own consent to a client; the authorization request is checked again"),
+  open("app/sign-in/actions.ts#signInWithPassword", "signing in"),
+  open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
+  open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
+
+  // --- API operations -------------------------------------------------------------------------
+
   api("getMe", "who am I", getMe, "own_only", () => ({ path: "/api/v1/me" })),
   api("getOpenApiDocument", "the document", getOpenApi, "own_only", () => ({ path: "/api/v1/openapi.json" })),
   api("listWorkflowStates", "list", listWorkflowStates, "own_only", () => ({ path: "/api/v1/workflow-states" })),

@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
+import { TaskUpload } from "@/components/guest/task-upload";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -36,10 +37,23 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 
 type OpenTask = GuestPortalView["openTasks"][number];
 
-function TaskAction({ orgId, portalId, task }: { orgId: string; portalId: string; task: OpenTask }) {
+function TaskAction({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
   switch (task.actionType) {
     case "Question":
-      return <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />;
+      return (
+        <div className="space-y-4">
+          <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />
+          {canUpload ? (
+            <details>
+              <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
+              <div className="mt-2 space-y-2">
+                {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
+                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+              </div>
+            </details>
+          ) : null}
+        </div>
+      );
     case "FillForm":
       return <FillForm action={submitFormAction.bind(null, orgId)} portalId={portalId} taskId={task.id} fields={task.formFields} />;
     case "SignDocument":
@@ -54,16 +68,21 @@ function TaskAction({ orgId, portalId, task }: { orgId: string; portalId: string
         <p className="text-sm text-slate-600">The firm has not added the document yet. You will be able to sign it here once they do.</p>
       );
     case "FileRequest":
-      return <FileRequestPart orgId={orgId} portalId={portalId} task={task} />;
+      return <FileRequestPart orgId={orgId} portalId={portalId} task={task} canUpload={canUpload} />;
     default:
       return <MarkDoneForm action={markDoneAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />;
   }
 }
 
-function FileRequestPart({ task }: { orgId: string; portalId: string; task: OpenTask }) {
+function FileRequestPart({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
   return (
     <div className="space-y-2">
       {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
+      {canUpload ? (
+        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+      ) : (
+        <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
+      )}
     </div>
   );
 }
@@ -106,7 +125,7 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
                   </div>
                   <h3 className="text-base font-semibold text-slate-900">{task.title}</h3>
                   {task.description ? <p className="whitespace-pre-line text-sm text-slate-700">{task.description}</p> : null}
-                  <TaskAction orgId={orgId} portalId={portalId} task={task} />
+                  <TaskAction orgId={orgId} portalId={portalId} task={task} canUpload={view.permissions.upload} />
                 </Card>
               </li>
             ))}

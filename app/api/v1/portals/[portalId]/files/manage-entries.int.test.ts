@@ -87,6 +87,18 @@ describe("rename and move", () => {
     expect(await outcomeOf(renameEntry({ viewer, portalId: portal.id, fileId: f.id, name: ".." }))).toBe("invalid_request: name: Must be a file name");
   });
 
+  it("lists a folder of its own portal; another portal's folder, a file or an unknown id is not_found, not an empty folder", async () => {
+    const { org, portal, viewer, file } = await setup();
+    const mine = await createFolder({ viewer, portalId: portal.id, name: "Mine" });
+    const other = await createTestPortal({ orgId: org.id });
+    const theirs = await createFolder({ viewer, portalId: other.id, name: "Theirs" });
+    const f = await file("doc.txt");
+    expect(await listFolder({ viewer, portalId: portal.id, folderId: mine.id })).toEqual([]);
+    for (const folderId of [theirs.id, f.id, crypto.randomUUID()]) {
+      expect(await outcomeOf(listFolder({ viewer, portalId: portal.id, folderId }))).toBe("not_found: Folder not found");
+    }
+  });
+
   it("moves within the portal, never into itself, a descendant, a file, a deleted folder or another portal", async () => {
     const { org, member, portal, viewer, file, audit } = await setup();
     const a = await createFolder({ viewer, portalId: portal.id, name: "A" });

@@ -3,6 +3,7 @@ import { ArrowLeft, ExternalLink } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { PdfPreview } from "@/components/files/pdf-preview";
 import { SignForm } from "@/components/guest/sign-form";
 import { Card } from "@/components/ui/card";
 import { findWebViewer } from "@/lib/access/web-viewer";
@@ -62,6 +63,9 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
       </div>
       <Card title="1. Read the document">
         <p className="mb-3 text-sm text-slate-700">{doc.name}</p>
+        <div className="mb-3 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-slate-50">
+          <PdfPreview url={doc.url} title={doc.name} />
+        </div>
         <a href={doc.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-brand underline">
           Open the document in a new tab <ExternalLink aria-hidden className="size-4" />
         </a>

@@ -1,18 +1,27 @@
-import type { Metadata } from "next";
-import { Folder } from "lucide-react";
+import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as FolderTreeIcon, Upload } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
-import { Card } from "@/components/ui/card";
+import { EntryActions } from "@/components/files/entry-actions";
+import { FilePreview, type PreviewFile } from "@/components/files/file-preview";
+import { FolderTree } from "@/components/files/folder-tree";
+import { formatDate, formatSize } from "@/components/files/format";
+import { NewFolderButton } from "@/components/files/new-folder-button";
+import { Uploader } from "@/components/files/uploader";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
+import { Table, Td, Th } from "@/components/ui/table";
+import { mayPortal } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
-import { listFolder } from "@/lib/files/list-folder";
+import { getFilePreview } from "@/lib/files/file-url";
+import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
-import { getPortal } from "@/lib/portals/get-portal";
-import { portalPath } from "@/lib/portals/links";
-import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
+import { fileDownloadPath, portalPath } from "@/lib/portals/links";
 
 type Params = { orgId: string; portalId: string; folderId: string };
+type Search = { sort?: string; dir?: string; page?: string; file?: string };
+
+const PAGE_SIZE = 50;
 
 /** What the viewer may not see (lib/access) is a missing page here. */
 async function orNotFound<T>(load: Promise<T>): Promise<T> {
@@ -24,91 +33,209 @@ async function orNotFound<T>(load: Promise<T>): Promise<T> {
   }
 }
 
-/** The viewer and the portal they may see, once per request for both the title and the page; else not found. */
-const loadPortal = cache(async (orgId: string, portalId: string, folderId: string) => {
+/** The viewer (the layout checks the portal; getFolderView checks it again): no role in the organization is not found. */
+async function loadViewer(orgId: string, portalId: string, folderId: string) {
+  if (!isUuid(orgId) || !isUuid(portalId)) notFound();
   const viewer = await findWebViewer(orgId, portalPath(orgId, portalId, folderId === "main" ? null : folderId));
   if (!viewer) notFound();
-  const portal = await orNotFound(getPortal({ viewer, portalId }));
-  return { viewer, portal };
-});
-
-export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
-  const { orgId, portalId, folderId } = await params;
-  const { portal } = await loadPortal(orgId, portalId, folderId);
-  return { title: portal.name };
+  return viewer;
 }
 
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** The list's state from the URL; anything unknown falls back to the default. */
+function listState(search: Search) {
+  const sort: FolderSort = FOLDER_SORTS.includes(search.sort as FolderSort) ? (search.sort as FolderSort) : "name";
+  const dir: "asc" | "desc" = search.dir === "desc" ? "desc" : "asc";
+  const page = /^[1-9][0-9]{0,6}$/.test(search.page ?? "") ? Number(search.page) : 1;
+  return { sort, dir, page };
 }
 
-export default async function PortalFolderPage({ params }: { params: Promise<Params> }) {
+const COLUMNS: { sort: FolderSort; label: string; className?: string }[] = [
+  { sort: "name", label: "Name" },
+  { sort: "size", label: "Size", className: "text-right" },
+  { sort: "type", label: "Type" },
+  { sort: "uploader", label: "Uploaded by" },
+  { sort: "date", label: "Date" },
+];
+
+export default async function PortalFolderPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const { orgId, portalId, folderId } = await params;
-  const { viewer, portal } = await loadPortal(orgId, portalId, folderId);
+  const search = await searchParams;
+  const viewer = await loadViewer(orgId, portalId, folderId);
   const parent = folderId === "main" ? null : folderId;
   if (parent !== null && !isUuid(parent)) notFound();
-  const [entries, { items: tasks }] = await orNotFound(
-    Promise.all([listFolder({ viewer, portalId, folderId: parent }), listPortalTasks({ viewer, portalId })]),
+  const { sort, dir, page } = listState(search);
+  const previewId = search.file && isUuid(search.file) ? search.file : null;
+
+  const [view, tree, preview] = await orNotFound(
+    Promise.all([
+      getFolderView({ viewer, portalId, folderId: parent, sort, dir, page, pageSize: PAGE_SIZE }),
+      getFolderTree({ viewer, portalId }),
+      previewId ? getFilePreview({ viewer, portalId, fileId: previewId }) : null,
+    ]),
   );
+  const canManage = mayPortal(viewer, portalId, "manageFiles");
+  const canUpload = mayPortal(viewer, portalId, "upload");
+
+  const base = portalPath(orgId, portalId, parent);
+  /** This folder's link with the list state, changed by `change`. */
+  const href = (change: Partial<{ sort: FolderSort; dir: "asc" | "desc"; page: number; file: string | null }>) => {
+    const next = { sort, dir, page, file: null as string | null, ...change };
+    const q = new URLSearchParams();
+    if (next.sort !== "name") q.set("sort", next.sort);
+    if (next.dir !== "asc") q.set("dir", next.dir);
+    if (next.page !== 1) q.set("page", String(next.page));
+    if (next.file) q.set("file", next.file);
+    const s = q.toString();
+    return s ? `${base}?${s}` : base;
+  };
+  const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
+  const first = view.total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(view.total, page * PAGE_SIZE);
+  const previewFile: PreviewFile | null = preview
+    ? {
+        id: preview.id,
+        name: preview.name,
+        size: preview.size,
+        contentType: preview.contentType,
+        uploadedAt: preview.uploadedAt.toISOString(),
+        uploader: preview.uploader ? (preview.uploader.name ?? preview.uploader.email) : null,
+        task: preview.task?.title ?? null,
+        kind: preview.kind,
+        url: preview.url,
+        downloadHref: fileDownloadPath(orgId, portalId, preview.id),
+      }
+    : null;
 
   return (
-    <div className="space-y-6">
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h1 className="text-2xl font-semibold" data-testid="portal-name">
-          {portal.name}
-        </h1>
-        <span className="text-sm text-slate-600">
-          {portal.workflowState?.name ?? "No workflow state"}
-          {portal.archived ? " · Archived" : ""}
-        </span>
-      </div>
-      <Card title="Files">
-        {parent ? (
-          <p className="mb-3 text-sm">
-            <Link className="text-brand underline" href={portalPath(orgId, portalId)}>
-              Back to the portal root
-            </Link>
-          </p>
-        ) : null}
-        {entries.length === 0 ? (
-          <p className="text-sm text-slate-600">This folder is empty.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 text-sm">
-            {entries.map((e) => (
-              <li key={e.id} className="flex justify-between py-2">
-                {e.isFolder ? (
-                  <Link className="inline-flex items-center gap-2 font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>
-                    <Folder aria-hidden size={16} />
-                    {e.name}
-                  </Link>
+    <div className="space-y-4" data-testid="files-tab">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <nav aria-label="Folder path" className="min-w-0">
+          <ol className="flex flex-wrap items-center gap-1 text-sm" data-testid="breadcrumbs">
+            <li>
+              {view.breadcrumbs.length === 0 ? (
+                <h2 className="text-lg font-semibold" aria-current="page">
+                  All files
+                </h2>
+              ) : (
+                <Link className="text-brand hover:underline" href={portalPath(orgId, portalId)}>
+                  All files
+                </Link>
+              )}
+            </li>
+            {view.breadcrumbs.map((c, i) => (
+              <li key={c.id} className="flex items-center gap-1">
+                <ChevronRight aria-hidden size={14} className="text-slate-400" />
+                {i === view.breadcrumbs.length - 1 ? (
+                  <h2 className="text-lg font-semibold" aria-current="page">
+                    {c.name}
+                  </h2>
                 ) : (
-                  <span>{e.name}</span>
+                  <Link className="text-brand hover:underline" href={portalPath(orgId, portalId, c.id)}>
+                    {c.name}
+                  </Link>
                 )}
-                <span className="text-slate-500">{e.isFolder ? "Folder" : formatSize(e.size)}</span>
               </li>
             ))}
-          </ul>
-        )}
-      </Card>
-      <Card title="Tasks">
-        {tasks.length === 0 ? (
-          <p className="text-sm text-slate-600">No tasks.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 text-sm">
-            {tasks.map((t) => (
-              <li key={t.id} className="flex justify-between py-2">
-                <span>{t.title}</span>
-                <span className={t.status === "Done" ? "text-emerald-700" : "text-amber-700"}>
-                  {t.status}
-                  {t.dueDate ? ` · due ${t.dueDate.toISOString().slice(0, 10)}` : ""}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+          </ol>
+        </nav>
+        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}</div>
+      </div>
+
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
+        <aside aria-label="Folders" className="min-w-0">
+          <details className="rounded-lg border border-slate-200 bg-white p-2 md:hidden">
+            <summary className="flex cursor-pointer items-center gap-2 px-2 py-1 text-sm font-medium">
+              <FolderTreeIcon aria-hidden size={16} /> Folders
+            </summary>
+            <div className="mt-2">
+              <FolderTree tree={tree} current={parent} hrefOf={(id) => portalPath(orgId, portalId, id)} />
+            </div>
+          </details>
+          <div className="hidden rounded-lg border border-slate-200 bg-white p-2 md:block">
+            <FolderTree tree={tree} current={parent} hrefOf={(id) => portalPath(orgId, portalId, id)} />
+          </div>
+        </aside>
+
+        <div className="min-w-0 space-y-4">
+          {canUpload ? <Uploader orgId={orgId} portalId={portalId} folderId={parent} /> : null}
+          {view.total === 0 ? (
+            <EmptyState icon={canUpload ? Upload : FileText} title="This folder is empty">
+              {canUpload ? "Drop files on the upload area above, or press Choose files to pick them from your device." : "Nothing has been shared here yet."}
+              {canManage ? " Use New folder to organize files into folders." : ""}
+            </EmptyState>
+          ) : (
+            <>
+              <Table caption={`Files in ${view.folder?.name ?? "the portal root"}, sorted by ${sort} ${dir === "asc" ? "ascending" : "descending"}`}>
+                <thead>
+                  <tr>
+                    {COLUMNS.map((c) => {
+                      const active = c.sort === sort;
+                      const nextDir = active && dir === "asc" ? "desc" : "asc";
+                      return (
+                        <Th key={c.sort} className={c.className} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
+                          <Link
+                            href={href({ sort: c.sort, dir: nextDir, page: 1 })}
+                            className="inline-flex items-center gap-1 hover:text-slate-900"
+                            data-testid={`sort-${c.sort}`}
+                          >
+                            {c.label}
+                            {active ? dir === "asc" ? <ArrowUp aria-hidden size={12} /> : <ArrowDown aria-hidden size={12} /> : null}
+                          </Link>
+                        </Th>
+                      );
+                    })}
+                    <Th>Linked task</Th>
+                    <Th>
+                      <span className="sr-only">Actions</span>
+                    </Th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100" data-testid="file-rows">
+                  {view.items.map((e) => (
+                    <tr key={e.id} data-testid="file-row" data-name={e.name}>
+                      <Td className="max-w-[20rem]">
+                        {e.isFolder ? (
+                          <Link className="inline-flex items-center gap-2 font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>
+                            <Folder aria-hidden size={16} className="shrink-0" />
+                            <span className="truncate">{e.name}</span>
+                          </Link>
+                        ) : (
+                          <Link className="inline-flex items-center gap-2 text-slate-900 hover:underline" href={href({ file: e.id })} scroll={false}>
+                            <FileText aria-hidden size={16} className="shrink-0 text-slate-400" />
+                            <span className="truncate">{e.name}</span>
+                          </Link>
+                        )}
+                      </Td>
+                      <Td className="text-right whitespace-nowrap">{e.isFolder ? "—" : formatSize(e.size)}</Td>
+                      <Td className="whitespace-nowrap">{e.isFolder ? "Folder" : e.extension ? e.extension.toUpperCase() : "File"}</Td>
+                      <Td className="whitespace-nowrap">{e.uploader ? (e.uploader.name ?? e.uploader.email) : "—"}</Td>
+                      <Td className="whitespace-nowrap">{formatDate(e.uploadedAt)}</Td>
+                      <Td className="max-w-[12rem] truncate">{e.task ? e.task.title : "—"}</Td>
+                      <Td className="text-right">
+                        <EntryActions
+                          orgId={orgId}
+                          portalId={portalId}
+                          entry={{ id: e.id, name: e.name, isFolder: e.isFolder, parentId: parent }}
+                          tree={tree}
+                          previewHref={e.isFolder ? null : href({ file: e.id })}
+                          downloadHref={e.isFolder ? null : fileDownloadPath(orgId, portalId, e.id)}
+                          canManage={canManage}
+                        />
+                      </Td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+              <Pagination
+                summary={`${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${view.total.toLocaleString("en")} · page ${page} of ${pages}`}
+                previousHref={page > 1 ? href({ page: page - 1 }) : null}
+                nextHref={page < pages ? href({ page: page + 1 }) : null}
+              />
+            </>
+          )}
+        </div>
+      </div>
+      {previewFile ? <FilePreview key={previewFile.id} file={previewFile} closeHref={href({ file: null })} /> : null}
     </div>
   );
 }

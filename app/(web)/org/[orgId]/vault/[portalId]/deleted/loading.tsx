@@ -1,0 +1,5 @@
+import { ListSkeleton } from "@/components/ui/skeleton";
+
+export default function Loading() {
+  return <ListSkeleton label="Loading recently deleted files" />;
+}

@@ -1,0 +1,101 @@
+import { History } from "lucide-react";
+import Link from "next/link";
+import { describeAudit } from "@/components/portal/describe-audit";
+import { formatWhen } from "@/components/portal/format";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
+import { Table, Td, Th } from "@/components/ui/table";
+import { HISTORY_KINDS, listPortalAudit, type HistoryKind } from "@/lib/audit/list-audit";
+import { decodeCursor, encodeCursor } from "@/lib/pagination";
+import { portalViewPath } from "@/lib/portals/links";
+import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+
+export const generateMetadata = tabMetadata("History");
+
+type Params = { orgId: string; portalId: string };
+type Search = { kind?: string; cursor?: string };
+
+const KIND_LABELS: Record<HistoryKind, string> = {
+  portal: "Portal",
+  file: "Files",
+  folder: "Folders",
+  task: "Tasks",
+  guest: "Guests",
+  partner_link: "Partner link",
+};
+const PAGE = 50;
+
+export default async function HistoryPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+  const { orgId, portalId } = await params;
+  const search = await searchParams;
+  const { viewer } = await loadMemberPortal(orgId, portalId);
+  const kind = HISTORY_KINDS.find((k) => k === search.kind);
+  const cursor = search.cursor ? (decodeCursor(search.cursor) ?? undefined) : undefined;
+  const { items, next } = await orNotFound(listPortalAudit({ viewer, portalId, kind, cursor, limit: PAGE }));
+  const base = portalViewPath(orgId, portalId, "history");
+  const href = (q: { kind?: string; cursor?: string }) => {
+    const query = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => Boolean(e[1]))).toString();
+    return query ? `${base}?${query}` : base;
+  };
+
+  return (
+    <section aria-labelledby="history-heading" className="space-y-4">
+      <h2 id="history-heading" className="text-lg font-semibold">
+        History
+      </h2>
+      <nav aria-label="Filter by kind" className="flex flex-wrap gap-2">
+        {[undefined, ...HISTORY_KINDS].map((k) => (
+          <Link
+            key={k ?? "all"}
+            href={href({ kind: k })}
+            aria-current={k === kind ? "page" : undefined}
+            className={`rounded-full border px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-brand ${k === kind ? "border-brand bg-brand text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
+          >
+            {k ? KIND_LABELS[k] : "All"}
+          </Link>
+        ))}
+      </nav>
+      {items.length === 0 ? (
+        <EmptyState icon={History} title={kind ? `No ${KIND_LABELS[kind].toLowerCase()} history` : "No history yet"}>
+          {kind ? "Choose All to see every change to this portal." : "Changes to this portal, its files, tasks and guests show here as they happen."}
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Portal history, newest first">
+            <thead>
+              <tr>
+                <Th>When</Th>
+                <Th>Who</Th>
+                <Th>What</Th>
+                <Th>Target</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {items.map((r) => (
+                <tr key={r.id} data-testid="history-row" data-action={r.action}>
+                  <Td className="whitespace-nowrap text-slate-600">{formatWhen(r.createdAt)}</Td>
+                  <Td>
+                    {r.actor ? <span className="block">{r.actor.name ?? r.actor.email}</span> : <span className="block text-slate-600">System</span>}
+                    {r.client ? (
+                      <Badge tone="info" className="mt-0.5">
+                        via {r.client.name}
+                      </Badge>
+                    ) : null}
+                  </Td>
+                  <Td>{describeAudit(r.action, r.metadata)}</Td>
+                  <Td className="text-slate-600">{r.targetType}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          <Pagination
+            summary="Newest first"
+            previousHref={cursor ? href({ kind }) : null}
+            nextHref={next ? href({ kind, cursor: encodeCursor(next) }) : null}
+          />
+        </>
+      )}
+    </section>
+  );
+}

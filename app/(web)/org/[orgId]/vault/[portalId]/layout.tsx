@@ -1,0 +1,41 @@
+import type { ReactNode } from "react";
+import { PortalHeader } from "@/components/portal/portal-header";
+import { NavTabs } from "@/components/ui/nav-tabs";
+import { mayOrg } from "@/lib/access/policy";
+import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
+import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { loadMemberPortal } from "./load-portal";
+import { setArchivedAction, setTagsAction, setWorkflowStateAction } from "./portal-actions";
+
+type Params = { orgId: string; portalId: string };
+
+/** The member workspace of one portal: its header (name, state, tags, archive) and its tabs. */
+export default async function PortalLayout({ children, params }: { children: ReactNode; params: Promise<Params> }) {
+  const { orgId, portalId } = await params;
+  const { viewer, portal } = await loadMemberPortal(orgId, portalId);
+  const states = await listWorkflowStates({ viewer });
+  const tabs = [
+    { href: portalPath(orgId, portalId), label: "Files", matchPrefix: `/org/${orgId}/vault/${portalId}/folder/` },
+    { href: portalViewPath(orgId, portalId, "tasks"), label: "Tasks", count: portal.openTaskCount },
+    { href: portalViewPath(orgId, portalId, "guests"), label: "Guests" },
+    { href: portalViewPath(orgId, portalId, "history"), label: "History" },
+    { href: portalViewPath(orgId, portalId, "deleted"), label: "Recently deleted" },
+    ...(mayOrg(viewer, "deletePortal") ? [{ href: portalViewPath(orgId, portalId, "settings"), label: "Settings" }] : []),
+  ];
+
+  return (
+    <div className="space-y-6">
+      <PortalHeader
+        portal={portal}
+        states={states}
+        actions={{
+          setWorkflowState: setWorkflowStateAction.bind(null, orgId),
+          setTags: setTagsAction.bind(null, orgId),
+          setArchived: setArchivedAction.bind(null, orgId),
+        }}
+      />
+      <NavTabs label="Portal views" tabs={tabs} />
+      <div>{children}</div>
+    </div>
+  );
+}

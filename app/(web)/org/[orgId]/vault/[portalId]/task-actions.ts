@@ -1,0 +1,147 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import type { PortalActionState } from "@/components/portal/state";
+import { taskActionTypes } from "@/lib/events/types";
+import { completeTask } from "@/lib/tasks/complete-task";
+import { createTask } from "@/lib/tasks/create-task";
+import { deleteTask } from "@/lib/tasks/delete-task";
+import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
+import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
+import { updateTask } from "@/lib/tasks/update-task";
+import { orgAction } from "@/lib/web/org-action";
+
+// The tasks tab: the same domain functions as POST/PATCH /tasks and POST /tasks/{id}/complete,
+// so the same audit rows and events (task.created, task.completed, task.reminders_changed).
+
+const member = { minRole: "member", returnTo: (orgId: string) => `/org/${orgId}` } as const;
+const refresh = (orgId: string, portalId: string) => revalidatePath(`/org/${orgId}/vault/${portalId}`, "layout");
+
+/** A JSON form field (the builder's fields, the placement), parsed before the domain checks it. */
+const json = z.string().transform((s, ctx) => {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    ctx.addIssue({ code: "custom", message: "Not valid JSON" });
+    return z.NEVER;
+  }
+});
+/** "" (an empty date field) is no due date. */
+const optionalDate = z
+  .string()
+  .optional()
+  .transform((s) => (s?.trim() ? s.trim() : undefined));
+const checked = z
+  .string()
+  .optional()
+  .transform((v) => v === "on" || v === "true");
+
+const TASK_FIELDS = ["title", "description", "due_date", "send_reminder", "assignees", "fields", "document_file_id", "placement"] as const;
+
+export const createTaskAction = orgAction(
+  {
+    ...member,
+    fields: TASK_FIELDS,
+    input: z.object({
+      portalId: z.string(),
+      title: z.string(),
+      description: z.string().default(""),
+      action_type: z.enum(taskActionTypes),
+      due_date: optionalDate,
+      send_reminder: checked,
+      assignees: z.array(z.string()).default([]),
+      fields: json.optional(),
+      document_file_id: z.string().optional(),
+      placement: json.optional(),
+    }),
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    const isForm = input.action_type === "Fill Form";
+    const isSign = input.action_type === "Sign Document";
+    // Checked before the task exists, so a bad field or placement creates nothing.
+    const formFields = isForm ? checkFormFields(input.fields ?? []) : [];
+    const placement = isSign ? SignaturePlacementSchema.safeParse(input.placement ?? { signaturePage: true }) : null;
+    if (placement && !placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
+    if (isSign && !input.document_file_id)
+      return { fieldErrors: { document_file_id: "Choose the PDF to sign (upload it in the Files tab first if it is not there)" } };
+    const { taskId } = await createTask({
+      viewer,
+      portalId: input.portalId,
+      title: input.title,
+      description: input.description,
+      action_type: input.action_type,
+      due_date: input.due_date,
+      send_reminder: input.send_reminder,
+      assigned_guest_ids: input.assignees.filter((a) => a.startsWith("guest:")).map((a) => a.slice(6)),
+      assigned_member_ids: input.assignees.filter((a) => a.startsWith("member:")).map((a) => a.slice(7)),
+    });
+    if (isForm) await setTaskFormFields({ viewer, taskId, fields: formFields });
+    if (isSign && placement?.success) await setSignDocument({ viewer, taskId, fileId: input.document_file_id!, placement: placement.data });
+    refresh(orgId, input.portalId);
+    return { done: Date.now(), message: `Task "${input.title.trim()}" created` };
+  },
+);
+
+const byTask = z.object({ portalId: z.string(), taskId: z.string() });
+
+export const updateTaskAction = orgAction(
+  {
+    ...member,
+    fields: TASK_FIELDS,
+    input: byTask.extend({ title: z.string(), description: z.string().default(""), due_date: optionalDate, send_reminder: checked }),
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    await updateTask({
+      viewer,
+      taskId: input.taskId,
+      title: input.title,
+      description: input.description,
+      due_date: input.due_date ?? null,
+      send_reminder: input.send_reminder,
+    });
+    refresh(orgId, input.portalId);
+    return { done: Date.now(), message: "Task saved" };
+  },
+);
+
+/** Complete (POST /tasks/{id}/complete's function) or reopen (PATCH status). */
+export const setTaskStatusAction = orgAction(
+  { ...member, input: byTask.extend({ status: z.enum(["done", "open"]) }) },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    if (input.status === "done") await completeTask({ viewer, taskId: input.taskId });
+    else await updateTask({ viewer, taskId: input.taskId, status: "open" });
+    refresh(orgId, input.portalId);
+    return { done: Date.now(), message: input.status === "done" ? "Task completed" : "Task reopened" };
+  },
+);
+
+export const deleteTaskAction = orgAction({ ...member, input: byTask }, async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+  await deleteTask({ viewer, taskId: input.taskId });
+  refresh(orgId, input.portalId);
+  return { done: Date.now(), message: "Task deleted" };
+});
+
+export const setFormFieldsAction = orgAction(
+  { ...member, fields: ["fields"], input: byTask.extend({ fields: json }) },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    await setTaskFormFields({ viewer, taskId: input.taskId, fields: checkFormFields(input.fields) });
+    refresh(orgId, input.portalId);
+    return { done: Date.now(), message: "Form saved" };
+  },
+);
+
+export const setDocumentAction = orgAction(
+  {
+    ...member,
+    fields: ["document_file_id", "placement"],
+    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: json }),
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    const placement = SignaturePlacementSchema.safeParse(input.placement);
+    if (!placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
+    await setSignDocument({ viewer, taskId: input.taskId, fileId: input.document_file_id, placement: placement.data });
+    refresh(orgId, input.portalId);
+    return { done: Date.now(), message: "Document saved" };
+  },
+);

@@ -1,0 +1,234 @@
+import { ArrowLeft, FileText } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { formatWhen } from "@/components/portal/format";
+import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
+import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
+import { ACTION_LABELS, EditTaskDialog, REMINDER_HINT } from "@/components/tasks/task-form-dialog";
+import { KIND_LABELS, type FieldKind } from "@/components/tasks/field-builder";
+import { describePlacement } from "@/components/tasks/signature-fields";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { isUuid } from "@/lib/ids";
+import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/links";
+import { toApiActionType } from "@/lib/tasks/action-types";
+import { reminderLabel } from "@/lib/tasks/reminder-schedule";
+import { getTaskDetails } from "@/lib/tasks/task-details";
+import { getPortalTask } from "@/lib/tasks/task-panel-data";
+import { loadMemberPortal, orNotFound } from "../../load-portal";
+import { deleteTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
+import { portalPdfs } from "../load-pdfs";
+
+type Params = { orgId: string; portalId: string; taskId: string };
+
+async function load({ orgId, portalId, taskId }: Params) {
+  if (!isUuid(taskId)) notFound();
+  const { viewer } = await loadMemberPortal(orgId, portalId);
+  const [task, details] = await orNotFound(Promise.all([getPortalTask({ viewer, portalId, taskId }), getTaskDetails({ viewer, portalId, taskId })]));
+  return { viewer, task, details };
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const p = await params;
+  const [{ task }, { portal }] = await Promise.all([load(p), loadMemberPortal(p.orgId, p.portalId)]);
+  return { title: `${task.title} · ${portal.name}` };
+}
+
+const REMINDER_TONES = { sent: "success", skipped: "neutral", failed: "danger" } as const;
+
+function formatValue(value: unknown): string {
+  if (value === true) return "Yes";
+  if (value === false) return "No";
+  if (value === null || value === undefined || value === "") return "—";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+export default async function TaskPage({ params }: { params: Promise<Params> }) {
+  const p = await params;
+  const { orgId, portalId } = p;
+  const { viewer, task, details } = await load(p);
+  const type = toApiActionType(task.actionType);
+  const done = task.status === "Done";
+  const back = portalViewPath(orgId, portalId, "tasks");
+  const pdfs = type === "Sign Document" ? await portalPdfs(viewer, portalId) : [];
+  const labelOf = new Map(details.formFields.map((f) => [f.id, f.label]));
+
+  return (
+    <article className="space-y-5" aria-labelledby="task-title">
+      <Link href={back} className="inline-flex items-center gap-1 text-sm text-brand hover:underline">
+        <ArrowLeft aria-hidden size={14} />
+        All tasks
+      </Link>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 space-y-1">
+          <h2 id="task-title" className="text-xl font-semibold break-words">
+            {task.title}
+          </h2>
+          <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <Badge tone="brand">{ACTION_LABELS[type]}</Badge>
+            <StatusBadge status={task.status} dueDate={task.dueDate} now={new Date()} />
+            {task.sendReminder ? <RemindersBadge /> : null}
+            <span>{task.dueDate ? `Due ${formatWhen(task.dueDate)}` : "No due date"}</span>
+            {task.completedAt ? <span>Completed {formatWhen(task.completedAt)}</span> : null}
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <TaskStatusButton portalId={portalId} taskId={task.id} done={done} action={setTaskStatusAction.bind(null, orgId)} />
+          <EditTaskDialog
+            portalId={portalId}
+            taskId={task.id}
+            action={updateTaskAction.bind(null, orgId)}
+            initial={{ title: task.title, description: task.description, dueDate: task.dueDate, sendReminder: task.sendReminder }}
+          />
+          <DeleteTaskButton portalId={portalId} taskId={task.id} title={task.title} action={deleteTaskAction.bind(null, orgId)} backTo={back} />
+        </div>
+      </div>
+
+      {task.description ? <p className="whitespace-pre-wrap text-slate-800">{task.description}</p> : null}
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card title="Assignees">
+          {task.assignees.length === 0 ? (
+            <p className="text-sm text-slate-600">Nobody is assigned. Assignees are chosen when the task is created.</p>
+          ) : (
+            <ul className="space-y-1 text-sm">
+              {task.assignees.map((a) => (
+                <li key={a.userId}>
+                  {a.name ?? a.email}{" "}
+                  <span className="text-slate-500">
+                    {a.name ? `(${a.email}) ` : ""}· {a.type}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+
+        {type === "File Request" ? (
+          <Card title="Files for this request">
+            {details.files.length === 0 ? (
+              <p className="text-sm text-slate-600">No file yet. The client&apos;s upload to this request completes it.</p>
+            ) : (
+              <ul className="space-y-1 text-sm" data-testid="task-files">
+                {details.files.map((f) => (
+                  <li key={f.id} className="flex items-center gap-2">
+                    <FileText aria-hidden size={14} />
+                    <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${f.id}`}>
+                      {f.name}
+                    </Link>
+                    <a className="text-xs text-slate-600 underline" href={fileDownloadPath(orgId, portalId, f.id)}>
+                      Download
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        ) : null}
+
+        {type === "Question?" ? (
+          <Card title="Answer">
+            {details.answers.length === 0 ? (
+              <p className="text-sm text-slate-600">Not answered yet.</p>
+            ) : (
+              <ul className="space-y-2 text-sm" data-testid="task-answers">
+                {details.answers.map((a, i) => (
+                  <li key={i}>
+                    <p className="whitespace-pre-wrap">{formatValue(a.value)}</p>
+                    <p className="text-xs text-slate-500">
+                      {a.by.name ?? a.by.email} · {formatWhen(a.at)}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        ) : null}
+
+        {type === "Fill Form" ? (
+          <Card
+            title={
+              <span className="flex items-center justify-between gap-2">
+                Form
+                {details.answers.length === 0 ? (
+                  <EditFieldsDialog portalId={portalId} taskId={task.id} action={setFormFieldsAction.bind(null, orgId)} initial={details.formFields} />
+                ) : null}
+              </span>
+            }
+          >
+            {details.formFields.length === 0 ? <p className="text-sm text-slate-600">No fields yet: add them with Edit fields.</p> : null}
+            <dl className="space-y-2 text-sm" data-testid="task-form-fields">
+              {details.formFields.map((f) => {
+                const answer = details.answers.find((a) => a.fieldId === f.id);
+                return (
+                  <div key={f.id}>
+                    <dt className="font-medium">
+                      {f.label}
+                      {f.required ? <span className="text-red-700"> *</span> : null}{" "}
+                      <span className="text-xs font-normal text-slate-500">
+                        {KIND_LABELS[f.kind as FieldKind] ?? f.kind}
+                        {f.options.length > 0 ? `: ${f.options.join(", ")}` : ""}
+                      </span>
+                    </dt>
+                    <dd className="text-slate-700">{answer ? formatValue(answer.value) : <span className="text-slate-500">No answer yet</span>}</dd>
+                  </div>
+                );
+              })}
+            </dl>
+            {details.answers.some((a) => a.fieldId && !labelOf.has(a.fieldId)) ? (
+              <p className="mt-2 text-xs text-slate-500">Some answers belong to removed fields.</p>
+            ) : null}
+          </Card>
+        ) : null}
+
+        {type === "Sign Document" ? (
+          <Card
+            title={
+              <span className="flex items-center justify-between gap-2">
+                Document to sign
+                <EditDocumentDialog
+                  portalId={portalId}
+                  taskId={task.id}
+                  action={setDocumentAction.bind(null, orgId)}
+                  pdfs={pdfs}
+                  current={details.document?.file.id}
+                />
+              </span>
+            }
+          >
+            {details.document ? (
+              <p className="text-sm">
+                <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${details.document.file.id}`}>
+                  {details.document.file.name}
+                </Link>
+                <span className="block text-slate-600">{describePlacement(details.document.placement)}</span>
+              </p>
+            ) : (
+              <p className="text-sm text-slate-600">No document: choose a PDF of this portal.</p>
+            )}
+          </Card>
+        ) : null}
+
+        <Card title="Reminder log">
+          {!task.sendReminder && details.reminders.length === 0 ? (
+            <p className="text-sm text-slate-600">Reminders are off. Edit the task, set a due date and turn them on: {REMINDER_HINT.toLowerCase()}.</p>
+          ) : details.reminders.length === 0 ? (
+            <p className="text-sm text-slate-600">No reminder point reached yet.</p>
+          ) : (
+            <ul className="space-y-2 text-sm" data-testid="reminder-log">
+              {details.reminders.map((r) => (
+                <li key={`${r.offsetDays}-${r.scheduledFor.toISOString()}`} className="flex flex-wrap items-center gap-2">
+                  <Badge tone={REMINDER_TONES[r.status as keyof typeof REMINDER_TONES] ?? "neutral"}>{r.status}</Badge>
+                  <span>{reminderLabel(r.offsetDays).replace("d-", " days ").replace("due", "on the due date")}</span>
+                  <span className="text-slate-500">{formatWhen(r.scheduledFor)}</span>
+                  {r.detail ? <span className="text-slate-500">· {r.detail}</span> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { FileText, Folder, RotateCcw } from "lucide-react";
+import { useState, useTransition } from "react";
+import { restoreEntryAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
+import { Button } from "@/components/ui/button";
+import { Table, Td, Th } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import { formatDate, formatSize } from "./format";
+
+export interface DeletedRow {
+  id: string;
+  name: string;
+  isFolder: boolean;
+  size: number;
+  deletedAt: string;
+  purgeAfter: string;
+}
+
+/** The Recently deleted table with a Restore button per entry. */
+export function DeletedList({ orgId, portalId, entries }: { orgId: string; portalId: string; entries: DeletedRow[] }) {
+  const toast = useToast();
+  const [pending, start] = useTransition();
+  const [busy, setBusy] = useState<string | null>(null);
+  const restore = (entry: DeletedRow) => {
+    setBusy(entry.id);
+    start(async () => {
+      const fd = new FormData();
+      fd.set("portalId", portalId);
+      fd.set("fileId", entry.id);
+      const state = await restoreEntryAction(orgId, {}, fd);
+      setBusy(null);
+      if (state.done) toast(`Restored ${entry.name}`);
+      else toast(`Could not restore ${entry.name}`, { tone: "error", description: state.error ?? Object.values(state.fieldErrors ?? {}).find(Boolean) });
+    });
+  };
+  return (
+    <Table caption="Recently deleted files and folders">
+      <thead>
+        <tr>
+          <Th>Name</Th>
+          <Th className="text-right">Size</Th>
+          <Th>Deleted</Th>
+          <Th>Removed for good after</Th>
+          <Th>
+            <span className="sr-only">Actions</span>
+          </Th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {entries.map((e) => (
+          <tr key={e.id} data-testid="deleted-row" data-name={e.name}>
+            <Td>
+              <span className="inline-flex items-center gap-2">
+                {e.isFolder ? <Folder aria-hidden size={16} className="text-slate-500" /> : <FileText aria-hidden size={16} className="text-slate-400" />}
+                {e.name}
+              </span>
+            </Td>
+            <Td className="text-right whitespace-nowrap">{e.isFolder ? "—" : formatSize(e.size)}</Td>
+            <Td className="whitespace-nowrap">{formatDate(new Date(e.deletedAt))}</Td>
+            <Td className="whitespace-nowrap">{formatDate(new Date(e.purgeAfter))}</Td>
+            <Td className="text-right">
+              <Button variant="secondary" size="sm" disabled={pending && busy === e.id} onClick={() => restore(e)} aria-label={`Restore ${e.name}`}>
+                <RotateCcw aria-hidden size={14} /> {pending && busy === e.id ? "Restoring…" : "Restore"}
+              </Button>
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,205 @@
+"use client";
+
+import { Download, Eye, FolderInput, Pencil, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState, useTransition } from "react";
+import {
+  deleteEntryAction,
+  moveEntryAction,
+  renameEntryAction,
+  restoreEntryAction,
+  type EntryState,
+} from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { ActionMenu, type MenuItem } from "@/components/ui/dropdown-menu";
+import { Input } from "@/components/ui/input";
+import { useToast } from "@/components/ui/toast";
+import type { FolderTreeNode } from "@/lib/files/folder-view";
+import { flattenTree } from "./folder-tree";
+
+export interface EntryRef {
+  id: string;
+  name: string;
+  isFolder: boolean;
+  /** The folder it is in; null: the root. */
+  parentId: string | null;
+}
+
+function formData(fields: Record<string, string>): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+  return fd;
+}
+
+/** The message of a failed action's state. */
+function failure(state: EntryState): string | undefined {
+  return state.error ?? Object.values(state.fieldErrors ?? {}).find(Boolean);
+}
+
+/** Deletes an entry, with a toast whose Undo restores it (both through the web actions). */
+export function useDeleteEntry(orgId: string, portalId: string) {
+  const toast = useToast();
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const remove = (entry: { id: string; name: string; isFolder: boolean }) =>
+    start(async () => {
+      const state = await deleteEntryAction(orgId, {}, formData({ portalId, fileId: entry.id, name: entry.name }));
+      if (!state.done) {
+        toast(`Could not delete ${entry.name}`, { tone: "error", description: failure(state) });
+        return;
+      }
+      toast(`Deleted ${entry.name}`, {
+        description: entry.isFolder ? "The folder and everything in it can be restored for 30 days." : "It can be restored for 30 days.",
+        action: {
+          label: "Undo",
+          altText: "Undo the delete (also possible from Recently deleted)",
+          onClick: () =>
+            start(async () => {
+              const restored = await restoreEntryAction(orgId, {}, formData({ portalId, fileId: entry.id }));
+              if (restored.done) toast(`Restored ${entry.name}`);
+              else toast(`Could not restore ${entry.name}`, { tone: "error", description: failure(restored) });
+              router.refresh();
+            }),
+        },
+      });
+    });
+  return { remove, pending };
+}
+
+/** The row's menu: preview and download (files), rename, move and delete (members). */
+export function EntryActions({
+  orgId,
+  portalId,
+  entry,
+  tree,
+  previewHref,
+  downloadHref,
+  canManage,
+}: {
+  orgId: string;
+  portalId: string;
+  entry: EntryRef;
+  tree: readonly FolderTreeNode[];
+  previewHref: string | null;
+  /** The download route (files); built by the page (lib/portals/links reads the environment's zod schema). */
+  downloadHref: string | null;
+  canManage: boolean;
+}) {
+  const router = useRouter();
+  const [dialog, setDialog] = useState<"rename" | "move" | null>(null);
+  const { remove } = useDeleteEntry(orgId, portalId);
+  const items: MenuItem[] = [];
+  if (previewHref) items.push({ label: "Preview", icon: Eye, onSelect: () => router.push(previewHref, { scroll: false }) });
+  if (downloadHref) items.push({ label: "Download", icon: Download, onSelect: () => window.location.assign(downloadHref) });
+  if (canManage) {
+    items.push(
+      { label: "Rename", icon: Pencil, onSelect: () => setDialog("rename") },
+      { label: "Move", icon: FolderInput, onSelect: () => setDialog("move") },
+      { label: "Delete", icon: Trash2, danger: true, onSelect: () => remove(entry) },
+    );
+  }
+  if (items.length === 0) return null;
+  return (
+    <>
+      <ActionMenu label={`Actions for ${entry.name}`} items={items} />
+      {dialog === "rename" ? <RenameDialog orgId={orgId} portalId={portalId} entry={entry} onClose={() => setDialog(null)} /> : null}
+      {dialog === "move" ? <MoveDialog orgId={orgId} portalId={portalId} entry={entry} tree={tree} onClose={() => setDialog(null)} /> : null}
+    </>
+  );
+}
+
+/** Closes the dialog and shows a toast once its action succeeded. */
+function useDone(state: EntryState, message: (name: string) => string, onClose: () => void) {
+  const toast = useToast();
+  useEffect(() => {
+    if (state.done) {
+      toast(message(state.done.name));
+      onClose();
+    }
+    // Only a new state closes the dialog.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+}
+
+function RenameDialog({ orgId, portalId, entry, onClose }: { orgId: string; portalId: string; entry: EntryRef; onClose: () => void }) {
+  const [state, action, pending] = useActionState(renameEntryAction.bind(null, orgId), {});
+  useDone(state, (name) => `Renamed to ${name}`, onClose);
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Rename ${entry.isFolder ? "folder" : "file"}`}>
+      <form action={action} className="space-y-4">
+        <input type="hidden" name="portalId" value={portalId} />
+        <input type="hidden" name="fileId" value={entry.id} />
+        <Input id="rename-name" name="name" label="New name" defaultValue={entry.name} required maxLength={255} autoFocus error={state.fieldErrors?.name} />
+        {state.error ? <Alert>{state.error}</Alert> : null}
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Renaming…" : "Rename"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function MoveDialog({
+  orgId,
+  portalId,
+  entry,
+  tree,
+  onClose,
+}: {
+  orgId: string;
+  portalId: string;
+  entry: EntryRef;
+  tree: readonly FolderTreeNode[];
+  onClose: () => void;
+}) {
+  const [state, action, pending] = useActionState(moveEntryAction.bind(null, orgId), {});
+  useDone(state, (name) => `Moved ${name}`, onClose);
+  // A folder cannot go into itself or below itself: its subtree is left out.
+  const rows = flattenTree(entry.isFolder ? prune(tree, entry.id) : tree);
+  const [target, setTarget] = useState<string>(entry.parentId ?? "main");
+  const options = [{ id: "main", name: "All files (the portal root)", depth: 0 }, ...rows.map((r) => ({ ...r, depth: r.depth + 1 }))];
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Move ${entry.name}`} description="Choose the folder it goes into.">
+      <form action={action} className="space-y-4">
+        <input type="hidden" name="portalId" value={portalId} />
+        <input type="hidden" name="fileId" value={entry.id} />
+        <fieldset>
+          <legend className="sr-only">Destination folder</legend>
+          <div className="max-h-72 space-y-0.5 overflow-y-auto rounded-md border border-slate-200 p-2" data-testid="move-tree">
+            {options.map((o) => (
+              <label
+                key={o.id}
+                className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50"
+                style={{ paddingLeft: `${0.5 + o.depth * 1}rem` }}
+              >
+                <input type="radio" name="parentId" value={o.id} checked={target === o.id} onChange={() => setTarget(o.id)} className="accent-brand" />
+                <span className="truncate">{o.name}</span>
+                {o.id === (entry.parentId ?? "main") ? <span className="text-xs text-slate-500">(current)</span> : null}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {failure(state) ? <Alert>{failure(state)}</Alert> : null}
+        <div className="flex justify-end gap-2">
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+          <Button type="submit" disabled={pending || target === (entry.parentId ?? "main")}>
+            {pending ? "Moving…" : "Move here"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function prune(nodes: readonly FolderTreeNode[], id: string): FolderTreeNode[] {
+  return nodes.filter((n) => n.id !== id).map((n) => ({ ...n, children: prune(n.children, id) }));
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import { FolderPlus } from "lucide-react";
+import { useActionState, useEffect, useState } from "react";
+import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { useToast } from "@/components/ui/toast";
+
+/** "New folder": a dialog asking for the name; the folder goes into the open folder. */
+export function NewFolderButton({ orgId, portalId, parentId }: { orgId: string; portalId: string; parentId: string | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="New folder"
+      trigger={
+        <Button variant="secondary">
+          <FolderPlus aria-hidden size={16} /> New folder
+        </Button>
+      }
+    >
+      {open ? <NewFolderForm orgId={orgId} portalId={portalId} parentId={parentId} onDone={() => setOpen(false)} /> : null}
+    </Dialog>
+  );
+}
+
+function NewFolderForm({ orgId, portalId, parentId, onDone }: { orgId: string; portalId: string; parentId: string | null; onDone: () => void }) {
+  const [state, action, pending] = useActionState(createFolderAction.bind(null, orgId), {});
+  const toast = useToast();
+  useEffect(() => {
+    if (state.done) {
+      toast(`Created folder ${state.done.name}`);
+      onDone();
+    }
+    // Only a new state closes the dialog.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  return (
+    <form action={action} className="space-y-4">
+      <input type="hidden" name="portalId" value={portalId} />
+      <input type="hidden" name="parentId" value={parentId ?? ""} />
+      <Input id="folder-name" name="name" label="Folder name" required maxLength={255} autoFocus error={state.fieldErrors?.name} />
+      {state.error ? <Alert>{state.error}</Alert> : null}
+      <div className="flex justify-end gap-2">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={pending}>
+          {pending ? "Creating…" : "Create folder"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+"use client";
+
+import { Mail, UserPlus, UserX } from "lucide-react";
+import { useState } from "react";
+import type { BoundAction } from "@/components/portal/state";
+import { useFormResult } from "@/components/portal/use-form-result";
+import { useRunAction } from "@/components/portal/use-run-action";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { PermissionList, type Permissions } from "./permission-list";
+
+/** Invite one or several guests; they get the organization's default permissions (shown). */
+export function InviteGuestsDialog({ portalId, action, defaults }: { portalId: string; action: BoundAction; defaults: Permissions }) {
+  const [open, setOpen] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const { state, formAction, pending } = useFormResult(action, () => {
+    setOpen(false);
+    setFormKey((k) => k + 1);
+  });
+  const errors = state.fieldErrors ?? {};
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Invite guests"
+      description="Each address gets an email with a link to this portal, valid for 14 days. Inviting someone again sends a new link."
+      trigger={
+        <Button data-testid="invite-guests">
+          <UserPlus aria-hidden size={16} />
+          Invite guests
+        </Button>
+      }
+    >
+      <form key={formKey} action={formAction} className="space-y-4">
+        <input type="hidden" name="portalId" value={portalId} />
+        {state.error ? <Alert>{state.error}</Alert> : null}
+        <Textarea
+          id="guest-emails"
+          name="emails"
+          label="Email addresses"
+          rows={3}
+          required
+          placeholder="client@example.com"
+          hint="One or several (up to 100), separated by commas or new lines"
+          error={errors.emails}
+        />
+        <Input id="guest-name" name="name" label="Name (optional, one guest only)" maxLength={200} error={errors.name} />
+        <div className="rounded-md bg-slate-50 p-3 text-sm">
+          <p className="font-medium text-slate-700">They can</p>
+          <PermissionList permissions={defaults} />
+          <p className="mt-1 text-xs text-slate-600">The organization&apos;s default guest permissions.</p>
+        </div>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Sending…" : "Send invitations"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Resend the invitation, or remove the guest (asks first: access ends at once). */
+export function GuestRowActions({
+  portalId,
+  guestId,
+  email,
+  accepted,
+  resend,
+  remove,
+}: {
+  portalId: string;
+  guestId: string;
+  email: string;
+  accepted: boolean;
+  resend: BoundAction;
+  remove: BoundAction;
+}) {
+  const resending = useRunAction(resend);
+  const removing = useRunAction(remove);
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="flex flex-wrap gap-1">
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={resending.pending}
+        onClick={() => void resending.run({ portalId, guestId }, `New invitation sent to ${email}`)}
+        aria-label={`${accepted ? "Send a new invitation link to" : "Resend the invitation to"} ${email}`}
+      >
+        <Mail aria-hidden size={14} />
+        {accepted ? "New link" : "Resend"}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        trigger={
+          <Button size="sm" variant="ghost" aria-label={`Remove ${email}`} data-testid="remove-guest">
+            <UserX aria-hidden size={14} />
+            Remove
+          </Button>
+        }
+        title={`Remove ${email}?`}
+        description="Their access to this portal ends at once and their invitation links stop working. Files they uploaded stay."
+        confirmLabel="Remove guest"
+        pending={removing.pending}
+        onConfirm={async () => {
+          if (await removing.run({ portalId, guestId }, `${email} removed`)) setOpen(false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+"use client";
+
+import { Plus, X } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/field-error";
+import { MAX_TAG_LENGTH, MAX_TAGS } from "@/lib/portals/schemas";
+import type { BoundAction } from "./state";
+import { useRunAction } from "./use-run-action";
+
+/** Checks a new tag as the API does (trimmed, 1-100 characters, at most 50, no duplicates). */
+export function tagProblem(tag: string, tags: string[]): string | null {
+  const t = tag.trim();
+  if (t.length === 0) return "Type a tag first";
+  if (t.length > MAX_TAG_LENGTH) return `A tag has at most ${MAX_TAG_LENGTH} characters (this one has ${t.length})`;
+  if (tags.includes(t)) return `The portal already has the tag "${t}"`;
+  if (tags.length >= MAX_TAGS) return `A portal has at most ${MAX_TAGS} tags: remove one first`;
+  return null;
+}
+
+/** The portal's tags as chips: remove one with its button, add one with the field (Enter or Add). */
+export function TagsEditor({ portalId, tags, action }: { portalId: string; tags: string[]; action: BoundAction }) {
+  const { run, pending } = useRunAction(action);
+  const [draft, setDraft] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const save = (next: string[], success: string) => run({ portalId, tags: next }, success);
+  const add = async () => {
+    const problem = tagProblem(draft, tags);
+    setError(problem);
+    if (problem) return;
+    if (await save([...tags, draft.trim()], `Tag "${draft.trim()}" added`)) setDraft("");
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="tags-editor">
+      <span className="text-sm font-medium text-slate-700" id="tags-label">
+        Tags
+      </span>
+      <ul className="contents" aria-labelledby="tags-label">
+        {tags.length === 0 ? <li className="text-sm text-slate-500">None yet</li> : null}
+        {tags.map((tag) => (
+          <li key={tag} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 pr-1 pl-2.5 text-sm text-slate-800" data-testid="tag-chip">
+            {tag}
+            <button
+              type="button"
+              disabled={pending}
+              onClick={() =>
+                void save(
+                  tags.filter((t) => t !== tag),
+                  `Tag "${tag}" removed`,
+                )
+              }
+              aria-label={`Remove tag ${tag}`}
+              className="rounded-full p-0.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand"
+            >
+              <X aria-hidden size={14} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="flex items-center gap-1"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <label htmlFor="new-tag" className="sr-only">
+          New tag
+        </label>
+        <input
+          id="new-tag"
+          value={draft}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setError(null);
+          }}
+          placeholder="Add a tag"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "new-tag-error" : undefined}
+          className="w-36 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus:border-brand focus:ring-1 focus:ring-brand focus:outline-none"
+        />
+        <Button type="submit" size="sm" variant="secondary" disabled={pending}>
+          <Plus aria-hidden size={14} />
+          Add
+        </Button>
+      </form>
+      {error ? <FieldError id="new-tag-error" message={error} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+"use client";
+
+import { Plus } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import type { BoundAction } from "@/components/portal/state";
+import { useFormResult } from "@/components/portal/use-form-result";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { taskActionTypes } from "@/lib/events/types";
+import { isoToLocal, localToIso } from "./dates";
+import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
+import { SignatureFields, type PdfOption } from "./signature-fields";
+
+export interface AssigneeChoice {
+  userId: string;
+  name: string | null;
+  email: string;
+}
+
+export const ACTION_LABELS: Record<(typeof taskActionTypes)[number], string> = {
+  General: "General",
+  "Question?": "Question",
+  "File Request": "File Request",
+  "Sign Document": "Sign Document",
+  "Fill Form": "Fill Form",
+};
+
+const ACTION_HINTS: Record<(typeof taskActionTypes)[number], string> = {
+  General: "Something to do, completed by hand.",
+  "Question?": "A question the client answers in the portal.",
+  "File Request": "Files the client uploads; their upload completes the task.",
+  "Sign Document": "A PDF of this portal the client signs.",
+  "Fill Form": "A form with the fields you build below.",
+};
+
+export const REMINDER_HINT = "Emails to the assignees 14, 7 and 3 days before, on the due date and 7 days after, while the task is open";
+
+const who = (a: AssigneeChoice) => (a.name ? `${a.name} (${a.email})` : a.email);
+
+function AssigneePicker({ guests, members, error }: { guests: AssigneeChoice[]; members: AssigneeChoice[]; error?: string }) {
+  const group = (title: string, prefix: string, list: AssigneeChoice[], empty: string) => (
+    <div>
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{title}</p>
+      {list.length === 0 ? <p className="text-sm text-slate-600">{empty}</p> : null}
+      <ul className="mt-1 space-y-1">
+        {list.map((a) => (
+          <li key={a.userId}>
+            <Checkbox id={`assignee-${prefix}-${a.userId}`} name="assignees" value={`${prefix}:${a.userId}`} label={who(a)} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 text-sm font-medium text-slate-700">Assignees</legend>
+      <div className="grid max-h-48 gap-3 overflow-y-auto rounded-md border border-slate-200 p-3 sm:grid-cols-2">
+        {group("Guests of this portal", "guest", guests, "No guests yet: invite one in the Guests tab.")}
+        {group("Members", "member", members, "No members.")}
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** The task's title, description, due date and reminders: the same fields in create and edit. */
+function CommonFields({
+  errors,
+  initial,
+}: {
+  errors: Partial<Record<string, string>>;
+  initial?: { title: string; description: string; dueDate: Date | null; sendReminder: boolean };
+}) {
+  const [due, setDue] = useState(() => isoToLocal(initial?.dueDate ?? null));
+  const [remind, setRemind] = useState(initial?.sendReminder ?? false);
+  return (
+    <>
+      <Input id="task-title" name="title" label="Title" required maxLength={500} defaultValue={initial?.title} error={errors.title} />
+      <Textarea
+        id="task-description"
+        name="description"
+        label="Description"
+        rows={3}
+        maxLength={10000}
+        defaultValue={initial?.description}
+        error={errors.description}
+      />
+      <Input
+        id="task-due"
+        label="Due date"
+        type="datetime-local"
+        value={due}
+        onChange={(e) => {
+          setDue(e.target.value);
+          if (!e.target.value) setRemind(false);
+        }}
+        hint="Optional; reminders need one"
+        error={errors.due_date}
+      />
+      <input type="hidden" name="due_date" value={localToIso(due)} />
+      <Checkbox
+        id="task-reminders"
+        name="send_reminder"
+        label="Send reminders"
+        description={due ? REMINDER_HINT : "Set a due date first"}
+        checked={remind}
+        disabled={!due}
+        onChange={(e) => setRemind(e.target.checked)}
+      />
+      {errors.send_reminder ? (
+        <p role="alert" className="text-sm text-red-700">
+          {errors.send_reminder}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function Footer({ pending, label, onCancel }: { pending: boolean; label: string; onCancel: () => void }) {
+  return (
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? "Saving…" : label}
+      </Button>
+    </div>
+  );
+}
+
+/** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
+export function CreateTaskDialog({
+  portalId,
+  action,
+  guests,
+  members,
+  pdfs,
+  trigger,
+}: {
+  portalId: string;
+  action: BoundAction;
+  guests: AssigneeChoice[];
+  members: AssigneeChoice[];
+  pdfs: PdfOption[];
+  trigger?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [type, setType] = useState<(typeof taskActionTypes)[number]>("General");
+  const [fields, setFields] = useState<BuilderField[]>(() => [newField()]);
+  const [formKey, setFormKey] = useState(0);
+  const { state, formAction, pending } = useFormResult(action, () => {
+    setOpen(false);
+    setFields([newField()]);
+    setType("General");
+    setFormKey((k) => k + 1);
+  });
+  const errors = state.fieldErrors ?? {};
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      wide
+      title="New task"
+      description="What the client (or a colleague) should do in this portal."
+      trigger={
+        trigger ?? (
+          <Button data-testid="new-task">
+            <Plus aria-hidden size={16} />
+            New task
+          </Button>
+        )
+      }
+    >
+      <form key={formKey} action={formAction} className="space-y-4" data-testid="task-form">
+        <input type="hidden" name="portalId" value={portalId} />
+        {state.error ? <Alert>{state.error}</Alert> : null}
+        <Select
+          id="task-type"
+          name="action_type"
+          label="Type"
+          value={type}
+          onChange={(e) => setType(e.target.value as typeof type)}
+          options={taskActionTypes.map((t) => ({ value: t, label: ACTION_LABELS[t] }))}
+        />
+        <p className="-mt-2 text-xs text-slate-600">{ACTION_HINTS[type]}</p>
+        <CommonFields errors={errors} />
+        <AssigneePicker guests={guests} members={members} error={errors.assignees} />
+        {type === "Fill Form" ? (
+          <>
+            <FieldBuilder fields={fields} onChange={setFields} error={errors.fields} />
+            <input type="hidden" name="fields" value={toPosted(fields)} />
+          </>
+        ) : null}
+        {type === "Sign Document" ? <SignatureFields pdfs={pdfs} errors={errors} /> : null}
+        <Footer pending={pending} label="Create task" onCancel={() => setOpen(false)} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** "Edit": title, description, due date and reminders of an existing task. */
+export function EditTaskDialog({
+  portalId,
+  taskId,
+  action,
+  initial,
+}: {
+  portalId: string;
+  taskId: string;
+  action: BoundAction;
+  initial: { title: string; description: string; dueDate: Date | null; sendReminder: boolean };
+}) {
+  const [open, setOpen] = useState(false);
+  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Edit task"
+      trigger={
+        <Button variant="secondary" data-testid="edit-task">
+          Edit
+        </Button>
+      }
+    >
+      <form action={formAction} className="space-y-4">
+        <input type="hidden" name="portalId" value={portalId} />
+        <input type="hidden" name="taskId" value={taskId} />
+        {state.error ? <Alert>{state.error}</Alert> : null}
+        <CommonFields errors={state.fieldErrors ?? {}} initial={initial} />
+        <Footer pending={pending} label="Save" onCancel={() => setOpen(false)} />
+      </form>
+    </Dialog>
+  );
+}

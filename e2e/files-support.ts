@@ -1,0 +1,53 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+// Rows the files specs need that no page makes (a second organization), written straight into
+// the e2e server's database, whose environment playwright.config.ts has the server write out.
+
+function serverEnv(): Record<string, string> {
+  const port = process.env["E2E_PORT"] ?? "3100";
+  const file = process.env["E2E_SERVER_ENV_FILE"] ?? path.join(tmpdir(), `cp-e2e-server-env-${port}.json`);
+  return JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
+}
+
+export async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverEnv()["DATABASE_URL"] });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Organization B with an admin (who signs in with the demo password) and one portal holding one
+ * file row: what a member of the demo organization must not reach.
+ */
+export async function createOtherOrganization(): Promise<{ orgId: string; portalId: string; fileId: string; adminEmail: string }> {
+  return withDb(async (db) => {
+    const orgId = randomUUID();
+    const portalId = randomUUID();
+    const fileId = randomUUID();
+    const userId = randomUUID();
+    const adminEmail = `admin-${orgId.slice(0, 8)}@other.test`;
+    const { rows } = await db.query<{ passwordHash: string }>(`SELECT "passwordHash" FROM "User" WHERE email = 'admin@demo.test'`);
+    await db.query(`INSERT INTO "Organization" (id, name, plan, "apiEnabled", "updatedAt") VALUES ($1, 'Other firm', 'enterprise', true, now())`, [orgId]);
+    await db.query(`INSERT INTO "User" (id, email, name, "passwordHash", "emailVerified", "updatedAt") VALUES ($1, $2, 'Olive Other', $3, now(), now())`, [
+      userId,
+      adminEmail,
+      rows[0]!.passwordHash,
+    ]);
+    await db.query(`INSERT INTO "Membership" (id, "orgId", "userId", role) VALUES ($1, $2, $3, 'admin')`, [randomUUID(), orgId, userId]);
+    await db.query(`INSERT INTO "Portal" (id, "orgId", name, "updatedAt") VALUES ($1, $2, 'Other client', now())`, [portalId, orgId]);
+    await db.query(
+      `INSERT INTO "FileEntry" (id, "orgId", "portalId", name, extension, "contentType", size, "storageKey", "registeredAt", "updatedAt")
+       VALUES ($1, $2, $3, 'secret.pdf', 'pdf', 'application/pdf', 10, $4, now(), now())`,
+      [fileId, orgId, portalId, `orgs/${orgId}/files/${fileId}`],
+    );
+    return { orgId, portalId, fileId, adminEmail };
+  });
+}

@@ -1,0 +1,247 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { createOtherOrganization } from "./files-support";
+import { signIn } from "./support";
+
+// The Files tab of the member workspace (issue 13) in the production build: upload several files
+// at once straight to storage, preview a PDF and an image, download through the signed-URL route,
+// rename, move, delete (Undo) and restore; nobody outside the organization reaches any of it.
+// Each page passes axe and is photographed on a laptop and a phone.
+
+test.describe.configure({ mode: "serial" });
+
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/** A 24x24 checkerboard PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAANUlEQVR4nGO4o6GBhjAE7hCjhmHUIDoaRJ42TDWjBtHTIPK0YaoZNYieBpGnDVPNqEF0NAgAUjKjHyY63lMAAAAASUVORK5CYII=",
+  "base64",
+);
+
+async function pdfBytes(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const n of [1, 2]) {
+    const page = doc.addPage([595, 842]);
+    page.drawRectangle({ x: 50, y: 500, width: 495, height: 300, color: rgb(0.1, 0.2, 0.6) });
+    page.drawText(`Engagement letter, page ${n}`, { x: 60, y: 450, size: 28, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** axe (no serious or critical violation), nothing wider than the screen, and screenshots on both sizes. */
+async function checkPage(page: Page, name: string): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await page.waitForLoadState("networkidle");
+    const { scrollWidth, innerWidth, wide } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      // What sticks out, to name it in the failure.
+      wide: [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((e) => {
+          // Not inside something that scrolls or clips sideways (tables and tabs do, on purpose).
+          for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
+          return true;
+        })
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`.slice(0, 120)),
+    }));
+    expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen: ${wide.join(" | ")}`).toBeLessThanOrEqual(innerWidth);
+    await page.screenshot({ path: `test-results/screenshots/files-${name}-${size.width}x${size.height}.png`, fullPage: true });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(
+      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `axe on ${name} at ${size.width}px`,
+    ).toEqual([]);
+  }
+  await page.setViewportSize(SIZES[0]);
+}
+
+let portalUrl = "";
+
+async function openPortal(page: Page): Promise<void> {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
+  if (!portalUrl) portalUrl = (await page.getByTestId("portal-row").first().getByRole("link").getAttribute("href")) ?? "";
+  await page.goto(portalUrl);
+  await expect(page.getByTestId("files-tab")).toBeVisible();
+}
+
+const row = (page: Page, name: string) => page.getByTestId("file-row").and(page.locator(`[data-name="${name}"]`));
+
+test("uploads two files at once straight to storage, each with its progress bar finishing", async ({ page }) => {
+  await openPortal(page);
+  await checkPage(page, "folder");
+  await page.getByLabel("Choose files to upload").setInputFiles([
+    { name: "Engagement letter.pdf", mimeType: "application/pdf", buffer: await pdfBytes() },
+    { name: "Logo.png", mimeType: "image/png", buffer: PNG },
+  ]);
+  const uploads = page.getByTestId("upload-row");
+  await expect(uploads).toHaveCount(2);
+  for (const name of ["Engagement letter.pdf", "Logo.png"]) {
+    const upload = uploads.filter({ hasText: name });
+    await expect(upload).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+    await expect(upload.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
+  }
+  await expect(page.getByTestId("toast").filter({ hasText: "2 files uploaded" })).toBeVisible();
+  await expect(row(page, "Engagement letter.pdf")).toBeVisible();
+  await expect(row(page, "Logo.png")).toContainText("PNG");
+  await expect(row(page, "Logo.png")).toContainText("Avery Admin");
+  await checkPage(page, "after-upload");
+});
+
+test("a too-large or refused file gets a message that names the fix", async ({ page }) => {
+  await openPortal(page);
+  await page.getByLabel("Choose files to upload").setInputFiles([{ name: "x".repeat(252) + ".txt", mimeType: "text/plain", buffer: Buffer.from("hi") }]);
+  const upload = page.getByTestId("upload-row").last();
+  await expect(upload).toHaveAttribute("data-status", "failed");
+  await expect(upload.getByRole("alert")).toContainText("longer than 255 characters: rename the file");
+});
+
+test("previews a PDF (its first page is drawn) and an image in the page", async ({ page }) => {
+  await openPortal(page);
+  await row(page, "Engagement letter.pdf").getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await expect(page).toHaveURL(/\?file=[0-9a-f-]{36}$/);
+  const dialog = page.getByRole("dialog", { name: "Engagement letter.pdf" });
+  await expect(dialog.getByTestId("pdf-preview")).toHaveAttribute("data-pages", "2");
+  const first = dialog.getByTestId("pdf-page").first();
+  await expect(first).toHaveAttribute("data-state", "rendered", { timeout: 20_000 });
+  // Painted: the page's blue block is on the canvas (pdf.js drew it, not just a blank canvas).
+  const painted = await first.evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
+    let blue = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 2]! > 120 && data[i]! < 60) blue++;
+    return blue / (data.length / 4);
+  });
+  expect(painted).toBeGreaterThan(0.1);
+  await checkPage(page, "preview-pdf");
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/\?file=/);
+
+  await row(page, "Logo.png").getByRole("link", { name: "Logo.png" }).click();
+  const image = page.getByRole("dialog", { name: "Logo.png" }).getByTestId("image-preview");
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+  await checkPage(page, "preview-image");
+});
+
+test("downloads through a 5-minute signed URL signed in; signed out and older than 5 minutes refused", async ({ page, browser }) => {
+  await openPortal(page);
+  const fileId = new URL((await row(page, "Logo.png").getByRole("link", { name: "Logo.png" }).getAttribute("href"))!, "http://x").searchParams.get("file")!;
+  const downloadPath = `${portalUrl.replace(/\/folder\/main$/, "")}/file/${fileId}/download`;
+
+  // The menu's Download saves the file under its name.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    (async () => {
+      await row(page, "Logo.png").getByRole("button", { name: "Actions for Logo.png" }).click();
+      await page.getByRole("menuitem", { name: "Download" }).click();
+    })(),
+  ]);
+  expect(download.suggestedFilename()).toBe("Logo.png");
+
+  const res = await page.request.get(downloadPath, { maxRedirects: 0 });
+  expect(res.status()).toBe(303);
+  const signed = new URL(res.headers()["location"]!);
+  expect(signed.searchParams.get("X-Amz-Expires")).toBe("300");
+  const bytes = await page.request.get(signed.href);
+  expect(bytes.status()).toBe(200);
+  expect(Buffer.from(await bytes.body()).equals(PNG)).toBe(true);
+
+  // The same URL as if minted 5 minutes and 1 second ago: storage refuses it.
+  const minted = signed.searchParams.get("X-Amz-Date")!;
+  const at = Date.UTC(+minted.slice(0, 4), +minted.slice(4, 6) - 1, +minted.slice(6, 8), +minted.slice(9, 11), +minted.slice(11, 13), +minted.slice(13, 15));
+  signed.searchParams.set("X-Amz-Date", new Date(at - 301_000).toISOString().replace(/[-:]/g, "").replace(/\.\d+/, ""));
+  const expired = await page.request.get(signed.href);
+  expect(expired.status()).toBe(403);
+  expect(await expired.text()).toContain("Request has expired");
+
+  const anonymous = await browser.newContext();
+  const refused = await anonymous.request.get(downloadPath, { maxRedirects: 0 });
+  expect(refused.status()).toBe(404);
+  expect(refused.headers()["location"]).toBeUndefined();
+  await anonymous.close();
+});
+
+test("creates a folder, renames, moves, deletes (Undo) and restores a file", async ({ page }) => {
+  await openPortal(page);
+  await page.getByRole("button", { name: "New folder" }).click();
+  await page.getByLabel("Folder name").fill("Year end 2026");
+  await page.getByRole("button", { name: "Create folder" }).click();
+  await expect(row(page, "Year end 2026")).toBeVisible();
+
+  await row(page, "Logo.png").getByRole("button", { name: "Actions for Logo.png" }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  await page.getByLabel("New name").fill("Firm logo.png");
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await expect(row(page, "Firm logo.png")).toBeVisible();
+  await expect(row(page, "Logo.png")).toHaveCount(0);
+
+  await row(page, "Firm logo.png").getByRole("button", { name: "Actions for Firm logo.png" }).click();
+  await page.getByRole("menuitem", { name: "Move" }).click();
+  const move = page.getByRole("dialog", { name: "Move Firm logo.png" });
+  await checkPage(page, "move-dialog");
+  await move.getByRole("radio", { name: "Year end 2026" }).check();
+  await move.getByRole("button", { name: "Move here" }).click();
+  await expect(row(page, "Firm logo.png")).toHaveCount(0);
+  await row(page, "Year end 2026").getByRole("link").click();
+  await expect(page.getByTestId("breadcrumbs")).toContainText("Year end 2026");
+  await expect(row(page, "Firm logo.png")).toBeVisible();
+
+  // Delete, then Undo from the toast.
+  await row(page, "Firm logo.png").getByRole("button", { name: "Actions for Firm logo.png" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(row(page, "Firm logo.png")).toHaveCount(0);
+  const toast = page.getByTestId("toast").filter({ hasText: "Deleted Firm logo.png" });
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(row(page, "Firm logo.png")).toBeVisible();
+
+  // Delete again and restore from Recently deleted.
+  await row(page, "Firm logo.png").getByRole("button", { name: "Actions for Firm logo.png" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(row(page, "Firm logo.png")).toHaveCount(0);
+  await page.goto(`${portalUrl.replace(/\/folder\/main$/, "")}/deleted`);
+  const deleted = page.getByTestId("deleted-row").and(page.locator('[data-name="Firm logo.png"]'));
+  await expect(deleted).toBeVisible();
+  await checkPage(page, "recently-deleted");
+  await deleted.getByRole("button", { name: "Restore Firm logo.png" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Restored Firm logo.png" })).toBeVisible();
+  await expect(deleted).toHaveCount(0);
+  await page.goto(portalUrl);
+  await row(page, "Year end 2026").getByRole("link").click();
+  await expect(row(page, "Firm logo.png")).toBeVisible();
+});
+
+test("a member of another organization gets not found for the portal, its preview and its download", async ({ page }) => {
+  await openPortal(page);
+  const demoPortal = portalUrl;
+  const other = await createOtherOrganization();
+  // The demo admin opens organization B's portal, preview link and download route.
+  for (const path of [
+    `/org/${other.orgId}/vault/${other.portalId}/folder/main`,
+    `/org/${other.orgId}/vault/${other.portalId}/folder/main?file=${other.fileId}`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  }
+  expect((await page.request.get(`/org/${other.orgId}/vault/${other.portalId}/file/${other.fileId}/download`, { maxRedirects: 0 })).status()).toBe(404);
+
+  // B's admin opens the demo portal (and its file's preview) the other way round.
+  await page.context().clearCookies();
+  await page.goto("/sign-in");
+  await signIn(page, other.adminEmail);
+  await expect(page).toHaveURL(new RegExp(`/org/${other.orgId}$`));
+  const response = await page.goto(demoPortal);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await checkPage(page, "other-org-not-found");
+});

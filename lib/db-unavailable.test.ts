@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "./db-unavailable";
+
+// The shapes the fault tier (faults/) saw while PostgreSQL restarted under load.
+const prismaError = (code: string, cause?: Record<string, unknown>) =>
+  Object.assign(new Error("Invalid `prisma.portal.create()` invocation"), {
+    code,
+    meta: cause ? { driverAdapterError: { name: "DriverAdapterError", cause } } : {},
+  });
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["Prisma P1001 (can't reach the server)", prismaError("P1001", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5432 })],
+    ["a raw query whose connection was terminated by a shutdown (57P01)", prismaError("P2010", { kind: "postgres", originalCode: "57P01" })],
+    ["the server starting up (57P03)", Object.assign(new Error("the database system is starting up"), { code: "57P03", severity: "FATAL" })],
+    ["a closed socket (adapter kind)", prismaError("P2010", { kind: "ConnectionClosed" })],
+    ["node-postgres ending a connection under a query", new Error("Connection terminated unexpectedly")],
+    ["node-postgres after a connection error", new Error("Client has encountered a connection error and is not queryable")],
+    ["wrapped as a cause", new Error("outer", { cause: Object.assign(new Error("inner"), { code: "08006" }) })],
+  ])("%s: yes", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation", prismaError("P2002")],
+    ["a failed query of its own (22P02)", prismaError("P2010", { kind: "postgres", originalCode: "22P02" })],
+    ["a plain bug", new TypeError("cannot read properties of undefined")],
+    ["not an error", "Connection terminated"],
+    [
+      "a cycle of causes",
+      (() => {
+        const a: Error & { cause?: unknown } = new Error("a");
+        a.cause = new Error("b", { cause: a });
+        return a;
+      })(),
+    ],
+  ])("%s: no", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+// Whether an error means the database could not be reached or dropped the connection (a restart,
+// a failover, a full connection table), as opposed to a query that failed on its own. Such a
+// request did not commit (a failure before or during COMMIT rolls back; a commit whose answer was
+// lost is found again by Idempotency-Key), so the client is told to retry: 503 with Retry-After
+// (lib/api/error-response.ts) instead of a 500. Neutral: no database client is imported here.
+
+/** Prisma's codes for an unreachable server, a connection timeout, a closed connection, a pool timeout. */
+const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
+/** What @prisma/adapter-pg reports for socket errors and a full connection table. */
+const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/**
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (administrator or crash shutdown, cannot
+ * connect now: the server is starting or stopping), 53300 (too many connections).
+ */
+const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+/** node-postgres errors without a code, when a connection ends under a query. */
+const MESSAGES = /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server/;
+
+const codeLike = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 16) {
+    const e = queue.shift();
+    if (e === null || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    const o = e as Record<string, unknown>;
+    for (const code of [o["code"], o["originalCode"]]) {
+      if (codeLike(code) && (PRISMA_CODES.has(code) || SQLSTATE.test(code))) return true;
+    }
+    if (codeLike(o["kind"]) && ADAPTER_KINDS.has(o["kind"])) return true;
+    if (e instanceof Error && MESSAGES.test(e.message)) return true;
+    const meta = o["meta"] as Record<string, unknown> | undefined;
+    queue.push(o["cause"], meta?.["driverAdapterError"]);
+  }
+  return false;
+}
