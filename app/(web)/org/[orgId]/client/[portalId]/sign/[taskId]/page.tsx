@@ -63,7 +63,13 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
       </div>
       <Card title="1. Read the document">
         <p className="mb-3 text-sm text-slate-700">{doc.name}</p>
-        <div className="mb-3 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-slate-50">
+        {/* Scrolls on its own: reachable with the keyboard (Tab, then the arrow keys). */}
+        <div
+          role="region"
+          aria-label={`Preview of ${doc.name}`}
+          tabIndex={0}
+          className="mb-3 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+        >
           <PdfPreview url={doc.url} title={doc.name} />
         </div>
         <a href={doc.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-brand underline">
