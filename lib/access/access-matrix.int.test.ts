@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { PDFDocument } from "pdf-lib";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,7 @@ import { renameEntry } from "@/lib/files/rename-entry";
 import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
+import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
@@ -43,11 +46,13 @@ import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
+import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
+import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
@@ -63,6 +68,8 @@ import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWorkflowStates } from "@/lib/workflow/manage-workflow-states";
+import { createSelfSignedP12 } from "@/lib/signing/certificate";
+import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
 
 // The access policy, role x resource x action, for every domain entry point against the real
@@ -168,6 +175,42 @@ async function guestUpload(w: World) {
   const { uploadedById } = await db.fileEntry.findUniqueOrThrow({ where: { id: w.fileId } });
   return (await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "upload.pdf", registeredAt: new Date(), uploadedById } })).id;
 }
+
+/** A task of the given type for the client's side (a Fill Form with one optional field). */
+async function clientTask(w: World, action_type: "General" | "Question?" | "Fill Form") {
+  const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: `Client task ${randomUUID()}`, action_type });
+  if (action_type === "Fill Form") await setTaskFormFields({ viewer: w.system, taskId, fields: [{ label: "Notes", kind: "text" }] });
+  return taskId;
+}
+
+/** An open Sign Document task with a one-page PDF stored in S3. */
+async function signTask(w: World) {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  const bytes = Buffer.from(await doc.save());
+  const id = randomUUID();
+  const storageKey = fileStorageKey(w.orgId, id);
+  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
+  await db.fileEntry.create({
+    data: {
+      id,
+      orgId: w.orgId,
+      portalId: w.portalId,
+      name: "sign.pdf",
+      extension: "pdf",
+      contentType: "application/pdf",
+      size: bytes.length,
+      storageKey,
+      registeredAt: new Date(),
+    },
+  });
+  const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: `Sign ${randomUUID()}`, action_type: "Sign Document" });
+  await setSignDocument({ viewer: w.system, taskId, fileId: id, placement: { signaturePage: true } });
+  return taskId;
+}
+
+/** A task the client completes: guests with view, members and admins; another portal's guest does not know it. */
+const CLIENT_TASK = { ...PORTAL_VIEW } as const;
 
 const ROWS: Row[] = [
   // Portals
@@ -398,6 +441,47 @@ const ROWS: Row[] = [
     run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
   }),
   row({
+    entry: "tasks/task-answers:answerQuestion",
+    scope: "task:write",
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: (w) => clientTask(w, "Question?"),
+    run: (viewer, _w, taskId) => answerQuestion({ viewer, taskId, text: "The answer" }),
+  }),
+  row({
+    entry: "tasks/task-answers:submitTaskForm",
+    scope: "task:write",
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: (w) => clientTask(w, "Fill Form"),
+    run: (viewer, _w, taskId) => submitTaskForm({ viewer, taskId, values: {} }),
+  }),
+  row({
+    entry: "tasks/task-answers:markGeneralTaskDone",
+    scope: "task:write",
+    write: true,
+    expect: CLIENT_TASK,
+    prepare: (w) => clientTask(w, "General"),
+    run: (viewer, _w, taskId) => markGeneralTaskDone({ viewer, taskId }),
+  }),
+  row({
+    entry: "signing/sign-document:signDocument",
+    scope: null,
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: signTask,
+    run: (viewer, _w, taskId) =>
+      signDocument({ viewer, taskId, signature: { kind: "typed", name: "Matrix Signer" }, consent: true, ip: "127.0.0.1", userAgent: "matrix" }),
+  }),
+  row({
+    entry: "signing/sign-document:getDocumentToSign",
+    scope: null,
+    write: false,
+    expect: CLIENT_TASK,
+    prepare: signTask,
+    run: (viewer, _w, taskId) => getDocumentToSign({ viewer, taskId }),
+  }),
+  row({
     entry: "tasks/delete-task:deleteTask",
     scope: "task:write",
     write: true,
@@ -454,6 +538,14 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "guests/guest-view:getGuestPortalView",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getGuestPortalView({ viewer, portalId: w.portalId }),
+    sees: (r, w) => (r as { files: { id: string }[] }).files.some((f) => f.id === w.fileId),
   }),
   row({
     entry: "guests/manage-guests:listPortalGuests",
@@ -827,7 +919,13 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   partnerSandbox = await startPartnerSandbox();
   inngestApi = await startInngestReceiver();
-  Object.assign(process.env, { INNGEST_BASE_URL: inngestApi.url, INNGEST_DEV: "1", OUTBOUND_ALLOW_PRIVATE: "true" });
+  Object.assign(process.env, {
+    INNGEST_BASE_URL: inngestApi.url,
+    INNGEST_DEV: "1",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    PDF_SIGNING_P12: `base64:${createSelfSignedP12({ commonName: "Matrix", password: "matrix" }).toString("base64")}`,
+    PDF_SIGNING_P12_PASSWORD: "matrix",
+  });
   delete process.env.INNGEST_EVENT_KEY;
   resetEnvForTests();
 
