@@ -6,6 +6,7 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { verifyCredentials } from "@/lib/auth/verify-credentials";
+import { currentSessionVersion } from "@/lib/auth/password-reset";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
@@ -53,8 +54,14 @@ function config(): NextAuthConfig {
         if (!email) return false;
         return (await db.user.count({ where: { email } })) > 0;
       },
-      jwt({ token, user }) {
+      // A password reset bumps the user's sessionVersion: a JWT issued before it ends here.
+      async jwt({ token, user }) {
         if (user?.id) token.sub = user.id;
+        if (!token.sub) return token;
+        const version = await currentSessionVersion(token.sub);
+        if (version === null) return null;
+        if (user?.id) token.sv = version;
+        else if ((typeof token.sv === "number" ? token.sv : 0) !== version) return null;
         return token;
       },
       session({ session, token }) {
