@@ -6,7 +6,7 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { verifyCredentials } from "@/lib/auth/verify-credentials";
-import { currentSessionVersion } from "@/lib/auth/password-reset";
+import { checkSessionToken } from "@/lib/auth/password-reset";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
@@ -55,14 +55,8 @@ function config(): NextAuthConfig {
         return (await db.user.count({ where: { email } })) > 0;
       },
       // A password reset bumps the user's sessionVersion: a JWT issued before it ends here.
-      async jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
-        if (!token.sub) return token;
-        const version = await currentSessionVersion(token.sub);
-        if (version === null) return null;
-        if (user?.id) token.sv = version;
-        else if ((typeof token.sv === "number" ? token.sv : 0) !== version) return null;
-        return token;
+      jwt({ token, user }) {
+        return checkSessionToken(token, user?.id);
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;

@@ -83,8 +83,17 @@ export async function resetPassword(input: { token: string; password: string }):
   });
 }
 
-/** The user's current session version (lib/auth compares it with the one in the JWT). */
-export async function currentSessionVersion(userId: string): Promise<number | null> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
-  return user?.sessionVersion ?? null;
+/**
+ * The session (JWT) check run on every request: at sign-in (`signedInUserId`) the token takes the
+ * user's current sessionVersion; afterwards a token whose version is older (a password reset since)
+ * or whose user is gone is refused (null: Auth.js clears the cookie).
+ */
+export async function checkSessionToken<T extends { sub?: string; sv?: unknown }>(token: T, signedInUserId?: string): Promise<T | null> {
+  if (signedInUserId) token.sub = signedInUserId;
+  if (!token.sub) return token;
+  const user = await db.user.findUnique({ where: { id: token.sub }, select: { sessionVersion: true } });
+  if (!user) return null;
+  if (signedInUserId) return { ...token, sv: user.sessionVersion };
+  const carried = typeof token.sv === "number" ? token.sv : 0;
+  return carried === user.sessionVersion ? token : null;
 }

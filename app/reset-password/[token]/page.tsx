@@ -14,13 +14,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
       <h1 className="text-center text-2xl font-semibold text-brand">Choose a new password</h1>
-      <Card>
-        {usable ? (
-          <ResetPasswordForm action={setNewPassword} token={token} minPasswordLength={MIN_PASSWORD_LENGTH} />
-        ) : (
-          <ExpiredLink />
-        )}
-      </Card>
+      <Card>{usable ? <ResetPasswordForm action={setNewPassword} token={token} minPasswordLength={MIN_PASSWORD_LENGTH} /> : <ExpiredLink />}</Card>
     </main>
   );
 }
