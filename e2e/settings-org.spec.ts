@@ -40,6 +40,15 @@ test("members: the last admin is protected, a role changes, an invited colleague
   await look(page, "settings-members");
   const me = page.getByRole("row", { name: "admin@demo.test" });
   await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  // Removal asks first: Cancel changes nothing, confirming submits.
+  const ask = page.getByRole("alertdialog", { name: "Remove admin@demo.test?" });
+  await expect(ask).toContainText("lose access to this organization");
+  await look(page, "settings-members-confirm-remove");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(me.getByRole("alert")).toHaveCount(0);
+  await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  await ask.getByRole("button", { name: "Remove member" }).click();
   await expect(me.getByRole("alert")).toContainText("An organization needs at least one admin");
   await me.getByRole("combobox", { name: "Role of admin@demo.test" }).selectOption("member");
   await me.getByRole("button", { name: "Change role of admin@demo.test" }).click();
@@ -95,8 +104,15 @@ test("workflow states: add, reorder, and remove; a used one is refused with its 
 
   const used = page.getByRole("listitem", { name: "Waiting on client" });
   await used.getByRole("button", { name: "Remove Waiting on client" }).click();
+  await page.getByRole("alertdialog", { name: "Remove the state “Waiting on client”?" }).getByRole("button", { name: "Remove state" }).click();
   await expect(used.getByRole("alert")).toContainText("Acme Ltd");
   await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  const ask = page.getByRole("alertdialog", { name: "Remove the state “Quality check”?" });
+  await look(page, "settings-workflow-states-confirm-remove");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(1);
+  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  await ask.getByRole("button", { name: "Remove state" }).click();
   await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(0);
   await expect(states).toHaveCount(4);
 });
