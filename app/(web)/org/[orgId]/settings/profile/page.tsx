@@ -63,7 +63,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
                   type="file"
                   accept="image/png,image/jpeg"
                   required
-                  hint={`A PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB, shown at 48 pixels high in the header of portal and guest pages and in emails.`}
+                  hint={`A PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB, shown in the header of portal and guest pages and of emails (a wide logo about 160×40 pixels suits best).`}
                 />
               </ActionForm>
               {profile.logoUrl ? (
