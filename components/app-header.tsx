@@ -15,7 +15,18 @@ export interface HeaderLink {
  * that opens the same navigation and account controls as a stacked panel, so nothing is ever
  * pushed off a phone's screen. The panel closes on navigation and with Escape.
  */
-export function AppHeader({ home, links, children }: { home: string; links: HeaderLink[]; children: ReactNode }) {
+export function AppHeader({
+  home,
+  links,
+  children,
+  logo,
+}: {
+  home: string;
+  links: HeaderLink[];
+  children: ReactNode;
+  /** The organization's logo (a same-origin path) and its name, shown before the product's name. */
+  logo?: { src: string; orgName: string } | null;
+}) {
   const pathname = usePathname();
   // The page the menu was opened on: navigating elsewhere closes it without an effect.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -32,9 +43,15 @@ export function AppHeader({ home, links, children }: { home: string; links: Head
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
-        <Link href={home} className="text-lg font-semibold text-brand">
-          Client Portals
-        </Link>
+        <div className="flex min-w-0 items-center gap-3">
+          {logo ? (
+            // eslint-disable-next-line @next/next/no-img-element -- our own route (lib/organization/logo.ts), cached forever; next/image adds nothing
+            <img src={logo.src} alt={`${logo.orgName} logo`} className="h-8 w-auto max-w-40 object-contain" data-testid="org-logo" />
+          ) : null}
+          <Link href={home} className="text-lg font-semibold text-brand">
+            Client Portals
+          </Link>
+        </div>
         <button
           type="button"
           className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 md:hidden"

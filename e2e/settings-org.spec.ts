@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
@@ -26,6 +27,36 @@ async function look(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/** A real PNG logo: a 160×40 bar in the given colour with a white square, as an upload would be. */
+function pngLogo(rgb: [number, number, number]): Buffer {
+  const [w, h] = [160, 40];
+  const rows = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const white = x > 10 && x < 30 && y > 10 && y < 30;
+      rows.set(white ? [255, 255, 255] : rgb, y * (w * 3 + 1) + 1 + x * 3);
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
 async function admin(page: Page, path: string) {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
@@ -40,6 +71,15 @@ test("members: the last admin is protected, a role changes, an invited colleague
   await look(page, "settings-members");
   const me = page.getByRole("row", { name: "admin@demo.test" });
   await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  // Removal asks first: Cancel changes nothing, confirming submits.
+  const ask = page.getByRole("alertdialog", { name: "Remove admin@demo.test?" });
+  await expect(ask).toContainText("lose access to this organization");
+  await look(page, "settings-members-confirm-remove");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(me.getByRole("alert")).toHaveCount(0);
+  await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  await ask.getByRole("button", { name: "Remove member" }).click();
   await expect(me.getByRole("alert")).toContainText("An organization needs at least one admin");
   await me.getByRole("combobox", { name: "Role of admin@demo.test" }).selectOption("member");
   await me.getByRole("button", { name: "Change role of admin@demo.test" }).click();
@@ -95,8 +135,15 @@ test("workflow states: add, reorder, and remove; a used one is refused with its 
 
   const used = page.getByRole("listitem", { name: "Waiting on client" });
   await used.getByRole("button", { name: "Remove Waiting on client" }).click();
+  await page.getByRole("alertdialog", { name: "Remove the state “Waiting on client”?" }).getByRole("button", { name: "Remove state" }).click();
   await expect(used.getByRole("alert")).toContainText("Acme Ltd");
   await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  const ask = page.getByRole("alertdialog", { name: "Remove the state “Quality check”?" });
+  await look(page, "settings-workflow-states-confirm-remove");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(1);
+  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  await ask.getByRole("button", { name: "Remove state" }).click();
   await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(0);
   await expect(states).toHaveCount(4);
 });
@@ -163,4 +210,57 @@ test("profile, and a guest's own notification settings", async ({ page }) => {
   await expect(page.getByTestId("notify-uploads").getByLabel("Off")).toBeChecked();
   await expect(page.getByTestId("notify-reminders").getByLabel("Daily digest")).toBeChecked();
   await look(page, "settings-notifications");
+});
+
+test("logo: an SVG is refused, a PNG shows in the header of the organization's pages and a guest's portal", async ({ page, request }) => {
+  await admin(page, "Profile");
+  const orgId = new URL(page.url()).pathname.split("/")[2]!;
+  await expect(page.getByText("No logo yet")).toBeVisible();
+  await page
+    .getByLabel("Logo image")
+    .setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+  await page.getByRole("button", { name: "Upload logo" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "must be a PNG or JPEG" })).toBeVisible();
+
+  await page.getByLabel("Logo image").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: pngLogo([11, 83, 148]) });
+  await page.getByRole("button", { name: "Upload logo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Logo saved." })).toBeVisible();
+  await page.reload();
+  const header = page.getByTestId("org-logo");
+  await expect(header).toHaveAttribute("src", new RegExp(`^/org/${orgId}/logo/[0-9a-f]{64}$`));
+  // Loaded from our own origin under the CSP: the image really decoded.
+  await expect.poll(() => header.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+  const src = (await header.getAttribute("src"))!;
+  const served = await request.get(src);
+  expect(served.status()).toBe(200);
+  expect(served.headers()["content-type"]).toBe("image/png");
+  await look(page, "settings-profile-logo");
+
+  // A guest's portal page carries it too.
+  await page.context().clearCookies();
+  await page.goto("/sign-in");
+  await signIn(page, "guest@demo.test");
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+  const db = await e2eDatabase();
+  try {
+    const portal = await db.query<{ id: string }>(
+      `SELECT p.id FROM "Portal" p JOIN "PortalGuest" g ON g."portalId" = p.id JOIN "User" u ON u.id = g."userId" WHERE u.email = 'guest@demo.test' AND p."orgId" = $1 LIMIT 1`,
+      [orgId],
+    );
+    await page.goto(`/org/${orgId}/client/${portal.rows[0]!.id}`);
+  } finally {
+    await db.end();
+  }
+  await expect(page.getByTestId("org-logo")).toHaveAttribute("src", src);
+  await expect.poll(() => page.getByTestId("org-logo").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+  await look(page, "guest-portal-logo");
+
+  // Back to no logo for the other specs.
+  await page.context().clearCookies();
+  await admin(page, "Profile");
+  await page.getByRole("button", { name: "Remove logo" }).click();
+  // The page re-renders without the logo (and without the Remove form).
+  await expect(page.getByText("No logo yet")).toBeVisible();
+  await expect(page.getByTestId("org-logo")).toHaveCount(0);
+  expect((await request.get(src)).status()).toBe(404);
 });

@@ -35,6 +35,7 @@ import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/lib/members/member-invitations";
+import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
@@ -71,6 +72,9 @@ import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWork
 import { createSelfSignedP12 } from "@/lib/signing/certificate";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
+
+/** A 1×1 PNG (the logo rows). */
+const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 // The access policy, role x resource x action, for every domain entry point against the real
 // database: one table (ROWS) with one row per entry point, each run by every kind of viewer.
@@ -746,6 +750,20 @@ const ROWS: Row[] = [
     write: true,
     expect: ORG_ADMINS,
     run: (viewer) => updateOrgProfile({ viewer, name: "Matrix organization", brandColor: "#1f4e79" }),
+  }),
+  row({
+    entry: "organization/logo:setOrgLogo",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => setOrgLogo({ viewer, bytes: Buffer.from(TINY_PNG, "base64") }),
+  }),
+  row({
+    entry: "organization/logo:removeOrgLogo",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => removeOrgLogo({ viewer }),
   }),
   row({
     entry: "organization/profile:updateDefaultGuestPermissions",

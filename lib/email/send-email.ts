@@ -3,6 +3,8 @@ import { deliverEmail } from "@/lib/email/deliver-email";
 import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";
 import { smtpTransport } from "@/lib/email/transport";
+import { brandEmailHtml } from "@/lib/email/brand";
+import { env } from "@/lib/env";
 
 export interface EmailMessage {
   orgId?: string | null;
@@ -17,13 +19,17 @@ export interface EmailMessage {
 export type EmailStatus = "queued" | "sent" | "failed" | "captured";
 
 /**
- * Records an organization's message in the caller's transaction. With SMTP_URL set it is `queued`
+ * Records an organization's message in the caller's transaction, under the organization's brand
+ * header (lib/email/brand.ts). With SMTP_URL set it is `queued`
  * and an `email.queued` event is written beside it (D22), from which the `send-email` Inngest
  * function sends it; without SMTP_URL it is `captured` for /dev/mailbox (D29).
  */
 export async function queueEmail(tx: Tx, message: EmailMessage & { orgId: string }): Promise<{ id: string; status: "queued" | "captured" }> {
   const status = smtpTransport() ? "queued" : "captured";
-  const record = await tx.outboundEmail.create({ data: { ...message, status }, select: { id: true } });
+  // Every organization's email carries its brand: colour and logo (or name) in the header.
+  const org = await tx.organization.findUniqueOrThrow({ where: { id: message.orgId }, select: { name: true, brandColor: true, logoUrl: true } });
+  const html = brandEmailHtml(message.html, org, env().APP_URL);
+  const record = await tx.outboundEmail.create({ data: { ...message, html, status }, select: { id: true } });
   if (status === "queued") await recordEvent(tx, { orgId: message.orgId, type: "email.queued", data: { email_id: record.id } });
   return { id: record.id, status };
 }

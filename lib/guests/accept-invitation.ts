@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { hashPassword, newPasswordSchema } from "@/lib/auth/password";
-import { db, type Tx } from "@/lib/db";
+import type { Tx } from "@/lib/db";
 import { AppError, forbidden, invalidRequest } from "@/lib/errors";
+import { withChange } from "@/lib/events/with-change";
+import { notifyInvitationAccepted } from "@/lib/notifications/invitation-accepted";
 import { isStorableText } from "@/lib/text";
 import { invitationTokenHash } from "./invitation-token";
 
@@ -31,7 +33,11 @@ const NO_LONGER_VALID = "This invitation has expired or was already used";
  * Claims the invitation (a conditional update: of two concurrent accepts one wins), then marks
  * the guest accepted. Everything rolls back when a later check fails.
  */
-async function claim(tx: Tx, token: string, expectedEmail: string | null): Promise<{ id: string; orgId: string; portalId: string; email: string }> {
+async function claim(
+  tx: Tx,
+  token: string,
+  expectedEmail: string | null,
+): Promise<{ id: string; orgId: string; portalId: string; email: string; invitedById: string | null }> {
   const tokenHash = invitationTokenHash(token);
   const invitation = await tx.invitation.findUnique({ where: { tokenHash }, include: { portal: { select: { deletedAt: true } } } });
   if (!invitation || invitation.portal.deletedAt) throw invalidRequest("This invitation link is not valid");
@@ -42,7 +48,7 @@ async function claim(tx: Tx, token: string, expectedEmail: string | null): Promi
   return invitation;
 }
 
-async function markGuestAccepted(tx: Tx, invitation: { orgId: string; portalId: string }, userId: string): Promise<void> {
+async function markGuestAccepted(tx: Tx, invitation: { orgId: string; portalId: string; invitedById: string | null }, userId: string): Promise<void> {
   const guest = await tx.portalGuest.findUnique({
     where: { portalId_userId: { portalId: invitation.portalId, userId } },
     select: { id: true, acceptedAt: true },
@@ -58,6 +64,7 @@ async function markGuestAccepted(tx: Tx, invitation: { orgId: string; portalId: 
     targetType: "guest",
     targetId: guest.id,
   });
+  await notifyInvitationAccepted(tx, { orgId: invitation.orgId, portalId: invitation.portalId, inviterId: invitation.invitedById, acceptedById: userId });
 }
 
 /**
@@ -72,7 +79,7 @@ export async function acceptInvitationAsNewUser(input: { token: string; name: st
     throw new AppError("invalid_request", message, {}, { field: issue ? String(issue.path[0]) : undefined });
   }
   const passwordHash = await hashPassword(parsed.data.password);
-  return db.$transaction(async (tx) => {
+  return withChange(async (tx) => {
     const invitation = await claim(tx, input.token, null);
     const user = await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true, passwordHash: true } });
     if (!user) throw invalidRequest(NO_LONGER_VALID);
@@ -85,7 +92,7 @@ export async function acceptInvitationAsNewUser(input: { token: string; name: st
 
 /** A signed-in user accepts an invitation sent to their own address. */
 export async function acceptInvitationAsUser(input: { token: string; userId: string }): Promise<AcceptedInvitation> {
-  return db.$transaction(async (tx) => {
+  return withChange(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: input.userId }, select: { id: true, email: true } });
     if (!user) throw forbidden("Sign in to accept");
     const invitation = await claim(tx, input.token, user.email.toLowerCase());

@@ -11,6 +11,7 @@ import { AppError, conflict, forbidden, invalidRequest, notFound } from "@/lib/e
 import { withChange } from "@/lib/events/with-change";
 import { INVITATION_DAYS, invitationTokenHash, newInvitationToken } from "@/lib/guests/invitation-token";
 import { isUuid } from "@/lib/ids";
+import { notifyInvitationAccepted } from "@/lib/notifications/invitation-accepted";
 import { isStorableText } from "@/lib/text";
 import type { MemberRole } from "./manage-members";
 
@@ -135,6 +136,7 @@ async function join(tx: Tx, token: string, userId: string, email: string) {
     targetId: userId,
     metadata: { role: inv.role },
   });
+  await notifyInvitationAccepted(tx, { orgId: inv.orgId, role: inv.role, inviterId: inv.invitedById, acceptedById: userId });
   return { orgId: inv.orgId, email: inv.email, userId };
 }
 
@@ -156,7 +158,7 @@ export async function acceptMemberInvitationAsNewUser(input: { token: string; na
     throw new AppError("invalid_request", issue?.message ?? "Invalid input", {}, { field: issue ? String(issue.path[0]) : undefined });
   }
   const passwordHash = await hashPassword(parsed.data.password);
-  return db.$transaction(async (tx) => {
+  return withChange(async (tx) => {
     const inv = await tx.memberInvitation.findUnique({ where: { tokenHash: invitationTokenHash(input.token) }, select: { email: true } });
     if (!inv) throw invalidRequest("This invitation link is not valid");
     const existing = await tx.user.findUnique({ where: { email: inv.email }, select: { id: true, passwordHash: true } });
@@ -170,7 +172,7 @@ export async function acceptMemberInvitationAsNewUser(input: { token: string; na
 
 /** A signed-in user accepts an invitation sent to their own address. */
 export async function acceptMemberInvitationAsUser(input: { token: string; userId: string }) {
-  return db.$transaction(async (tx) => {
+  return withChange(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: input.userId }, select: { id: true, email: true } });
     if (!user) throw forbidden("Sign in to accept");
     return join(tx, input.token, user.id, user.email);

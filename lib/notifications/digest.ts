@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send-email";
 import { escapeHtml } from "@/lib/email/escape";
 import type { NotificationPreferenceKind } from "./preferences";
@@ -6,15 +6,18 @@ import type { NotificationPreferenceKind } from "./preferences";
 // The daily digest: notifications of the kinds a user set to "digest" are kept as DigestItem rows
 // and mailed together once a day by the scheduled Inngest function (inngest/functions/daily-digest).
 
-export async function keepForDigest(item: {
-  userId: string;
-  orgId: string | null;
-  kind: NotificationPreferenceKind;
-  subject: string;
-  text: string;
-  url?: string | null;
-}) {
-  await db.digestItem.create({ data: { ...item, url: item.url ?? null } });
+export async function keepForDigest(
+  item: {
+    userId: string;
+    orgId: string | null;
+    kind: NotificationPreferenceKind;
+    subject: string;
+    text: string;
+    url?: string | null;
+  },
+  client: Pick<Tx, "digestItem"> = db,
+) {
+  await client.digestItem.create({ data: { ...item, url: item.url ?? null } });
 }
 
 /** Users with unsent digest items, for the scheduled run to fan out. */

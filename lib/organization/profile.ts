@@ -19,6 +19,8 @@ export interface OrgProfile {
   plan: "free" | "business" | "enterprise";
   apiEnabled: boolean;
   brandColor: string | null;
+  /** Same-origin path of the logo (lib/organization/logo.ts), or null. */
+  logoUrl: string | null;
   defaultGuestPermissions: GuestPermissions;
 }
 
@@ -26,7 +28,7 @@ export interface OrgProfile {
 export async function getOrgProfile({ viewer }: { viewer: Viewer }): Promise<OrgProfile> {
   const org = await db.organization.findUniqueOrThrow({
     where: { id: viewer.orgId },
-    select: { id: true, name: true, plan: true, apiEnabled: true, brandColor: true, defaultGuestPermissions: true },
+    select: { id: true, name: true, plan: true, apiEnabled: true, brandColor: true, logoUrl: true, defaultGuestPermissions: true },
   });
   return { ...org, defaultGuestPermissions: readGuestPermissions(org.defaultGuestPermissions) };
 }

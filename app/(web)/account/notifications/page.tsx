@@ -13,7 +13,7 @@ const KINDS: Record<NotificationPreferenceKind, { label: string; hint: string }>
   uploads: { label: "Uploads", hint: "A file was uploaded to a portal you work in." },
   taskCompletions: { label: "Task completions", hint: "A task in one of your portals was completed." },
   reminders: { label: "Reminders", hint: "A task assigned to you is due soon or overdue." },
-  invitations: { label: "Invitations", hint: "Someone accepted an invitation to a portal." },
+  invitations: { label: "Invitations", hint: "Someone accepted an invitation you sent, to a portal or to the organization." },
 };
 const MODES = [
   { value: "immediately", label: "Immediately" },

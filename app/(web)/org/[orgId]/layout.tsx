@@ -6,7 +6,7 @@ import { OrgSwitcher } from "@/components/org-switcher";
 import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
-import { brandStyle } from "@/lib/organization/brand-style";
+import { orgBrand } from "@/lib/organization/brand-style";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -31,11 +31,12 @@ export default async function OrgLayout({ children, params }: { children: ReactN
     { href: "/account/notifications", label: "My notifications" },
   ];
 
+  const brand = await orgBrand(orgId);
   // The organization's brand colour replaces the product's for everything below (a style
   // attribute: the CSP allows those, and the value was validated as #rrggbb when saved).
   return (
-    <div className="min-h-screen" style={await brandStyle(orgId)}>
-      <AppHeader home={`/org/${orgId}`} links={links}>
+    <div className="min-h-screen" style={brand.style}>
+      <AppHeader home={`/org/${orgId}`} links={links} logo={brand.logo}>
         <OrgSwitcher current={orgId} options={orgs} />
         <AccountControls user={user} />
       </AppHeader>

@@ -102,7 +102,19 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
                   </ActionForm>
                 </Td>
                 <Td>
-                  <ActionForm action={remove} submitLabel="Remove" variant="danger" inline label={`Remove ${m.email}`}>
+                  <ActionForm
+                    action={remove}
+                    submitLabel="Remove"
+                    variant="danger"
+                    inline
+                    label={`Remove ${m.email}`}
+                    confirm={{
+                      title: `Remove ${m.email}?`,
+                      description:
+                        "They lose access to this organization at once: their sessions stop working here and their connected apps' access is revoked. You can invite them again later.",
+                      confirmLabel: "Remove member",
+                    }}
+                  >
                     <input type="hidden" name="userId" value={m.userId} />
                   </ActionForm>
                 </Td>

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { SettingsState } from "@/components/settings/action-form";
+import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { updateOrgProfile } from "@/lib/organization/profile";
 import { orgAction } from "@/lib/web/org-action";
 
@@ -15,5 +16,21 @@ export const profileAction = orgAction(
     // The name and colour appear in the header of every page of the organization.
     revalidatePath(`/org/${orgId}`, "layout");
     return { done: "Saved." };
+  },
+);
+
+/** Uploads a new logo (the file field "logo"), or removes it (the button named "remove"). */
+export const logoAction = orgAction(
+  { minRole: "admin", returnTo: path, input: z.object({ intent: z.enum(["upload", "remove"]) }), fields: ["logo"] },
+  async ({ orgId, viewer }, { intent }, formData): Promise<SettingsState> => {
+    if (intent === "remove") {
+      await removeOrgLogo({ viewer });
+    } else {
+      const file = formData.get("logo");
+      const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+      await setOrgLogo({ viewer, bytes });
+    }
+    revalidatePath(`/org/${orgId}`, "layout");
+    return { done: intent === "remove" ? "Logo removed." : "Logo saved." };
   },
 );

@@ -6,8 +6,9 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
+import { LOGO_MAX_BYTES } from "@/lib/organization/logo";
 import { getOrgProfile } from "@/lib/organization/profile";
-import { profileAction } from "./actions";
+import { logoAction, profileAction } from "./actions";
 
 export const metadata: Metadata = { title: "Organization profile" };
 
@@ -42,6 +43,37 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
             <dd>{profile.name}</dd>
           </dl>
         )}
+      </Card>
+      <Card title="Logo">
+        <div className="space-y-4">
+          {profile.logoUrl ? (
+            // eslint-disable-next-line @next/next/no-img-element -- our own route, already sized and cached; next/image adds nothing here
+            <img src={profile.logoUrl} alt={`${profile.name} logo`} className="h-12 w-auto max-w-full" data-testid="org-logo-preview" />
+          ) : (
+            <p className="text-sm text-slate-600">No logo yet: pages and emails show the organization&apos;s name.</p>
+          )}
+          {admin ? (
+            <>
+              <ActionForm action={logoAction.bind(null, orgId)} submitLabel="Upload logo">
+                <input type="hidden" name="intent" value="upload" />
+                <Input
+                  label="Logo image"
+                  id="org-logo"
+                  name="logo"
+                  type="file"
+                  accept="image/png,image/jpeg"
+                  required
+                  hint={`A PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB, shown in the header of portal and guest pages and of emails (a wide logo about 160×40 pixels suits best).`}
+                />
+              </ActionForm>
+              {profile.logoUrl ? (
+                <ActionForm action={logoAction.bind(null, orgId)} submitLabel="Remove logo" variant="secondary">
+                  <input type="hidden" name="intent" value="remove" />
+                </ActionForm>
+              ) : null}
+            </>
+          ) : null}
+        </div>
       </Card>
       <Card title="Plan and API access">
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">

@@ -76,7 +76,18 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
                     <input type="hidden" name="direction" value="down" />
                   </ActionForm>
                 ) : null}
-                <ActionForm action={remove} submitLabel="Remove" variant="danger" inline label={`Remove ${s.name}`}>
+                <ActionForm
+                  action={remove}
+                  submitLabel="Remove"
+                  variant="danger"
+                  inline
+                  label={`Remove ${s.name}`}
+                  confirm={{
+                    title: `Remove the state “${s.name}”?`,
+                    description: "It disappears from every list. A state still used by a portal is not removed: you are told which portals use it.",
+                    confirmLabel: "Remove state",
+                  }}
+                >
                   <input type="hidden" name="workflowStateId" value={s.id} />
                 </ActionForm>
               </div>
