@@ -55,11 +55,15 @@ export interface ApiRow {
  * what each caller must get (a caller left out is not tried):
  * - `not_found`: a page or route answers 404; an action answers the form state of a not_found
  *   refusal (an action's HTTP status is always 200: its result is the form's state);
- * - `own_only`: the answer shows nothing of the victim's (a page that lists the caller's own).
+ * - `own_only`: the answer shows nothing of the victim's (a page that lists the caller's own);
+ * - `as_unknown` (actions): the victim's ids inside the caller's own portal or organization,
+ *   refused with exactly the form state the same call gets with unknown ids in their place (an
+ *   invalid-input message that says nothing about whether the id exists).
  * Always: nothing of the victim's in the answer, and the victim's rows exactly as they were.
  */
 export type WebCaller = "member" | "guest";
-export type WebExpectations = Partial<Record<WebCaller, "not_found" | "own_only">>;
+export type WebExpectation = "not_found" | "own_only" | "as_unknown";
+export type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
 
 export interface PageRow {
   kind: "page";
@@ -145,6 +149,186 @@ const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.exa
 // A public address: the URL check (no private addresses on the fuzz server) passes, so the refusal is about whose webhook it is.
 const webhookForm = { url: "https://93.184.215.14/stolen", events: ["portal.created"] };
 
+const VAULT = "app/(web)/org/[orgId]/vault/[portalId]";
+const download = (orgId: string, portalId: string, fileId: string, inline = false) =>
+  `/org/${orgId}/vault/${portalId}/file/${fileId}/download${inline ? "?inline=1" : ""}`;
+const folderPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`;
+const tasksPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/tasks`;
+
+type Fields = Record<string, string | string[]>;
+/**
+ * The rows of one action whose form names a portal (`portalId`) and maybe a thing in it: the
+ * victim's portal bound to the victim's organization (both callers) and to the attacker's own
+ * (member), and `inOwn` the victim's thing inside the caller's own portal: the attacker's portal
+ * in its organization (member), the guest's portal in the victim's organization (guest), each
+ * expecting what `inOwn` says.
+ */
+function portalAction(
+  file: string,
+  exportName: string,
+  what: string,
+  page: ActionRow["page"],
+  fields: (v: Victim, a: Attacker) => Fields,
+  inOwn?: WebExpectations,
+): ActionRow[] {
+  const rows = [
+    action(file, exportName, what, both, page, (v, a) => ({ bound: [v.orgId, {}], fields: { ...fields(v, a), portalId: v.portal.id } })),
+    action(file, exportName, `${what} through its own organization`, memberOnly, page, (v, a) => ({
+      bound: [a.orgId, {}],
+      fields: { ...fields(v, a), portalId: v.portal.id },
+    })),
+  ];
+  if (inOwn?.member)
+    rows.push(
+      action(file, exportName, `${what} inside its own portal`, { member: inOwn.member }, page, (v, a) => ({
+        bound: [a.orgId, {}],
+        fields: { ...fields(v, a), portalId: a.portal.id },
+      })),
+    );
+  if (inOwn?.guest)
+    rows.push(
+      action(file, exportName, `${what} inside the guest's own portal`, { guest: inOwn.guest }, page, (v, a) => ({
+        bound: [v.orgId, {}],
+        fields: { ...fields(v, a), portalId: v.outsider.portal.id },
+      })),
+    );
+  return rows;
+}
+
+function fileActions(): ActionRow[] {
+  const f = `${VAULT}/file-actions.ts`;
+  return [
+    ...portalAction(f, "startUploadAction", "an upload into the victim's portal", folderPage, () => ({
+      filename: "planted.pdf",
+      contentType: "application/pdf",
+      size: "4",
+    })),
+    ...portalAction(
+      f,
+      "startUploadAction",
+      "an upload into the victim's folder",
+      folderPage,
+      (v) => ({ filename: "planted.pdf", contentType: "application/pdf", size: "4", folderId: v.folder.id }),
+      { member: "as_unknown", guest: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "startUploadAction",
+      "an upload for the victim's task",
+      folderPage,
+      (v) => ({ filename: "planted.pdf", contentType: "application/pdf", size: "4", taskId: v.task.id }),
+      { member: "as_unknown", guest: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "completeUploadAction",
+      "the victim's pending upload",
+      folderPage,
+      (v) => ({ fileId: v.pending.id, filename: "victim.pdf", size: "4" }),
+      {
+        member: "as_unknown",
+        guest: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "createFolderAction", "a folder in the victim's folder", folderPage, (v) => ({ parentId: v.folder.id, name: "Planted" })),
+    ...portalAction(f, "renameEntryAction", "the victim's file", folderPage, (v) => ({ fileId: v.file.id, name: "renamed.pdf" }), { member: "not_found" }),
+    ...portalAction(f, "moveEntryAction", "the victim's file into its folder", folderPage, (v) => ({ fileId: v.file.id, parentId: v.folder.id }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "deleteEntryAction", "the victim's file", folderPage, (v) => ({ fileId: v.file.id }), { member: "not_found" }),
+    ...portalAction(
+      f,
+      "restoreEntryAction",
+      "the victim's deleted file",
+      (v) => `/org/${v.orgId}/vault/${v.portal.id}/deleted`,
+      (v) => ({ fileId: v.trashed.id }),
+      {
+        member: "not_found",
+      },
+    ),
+  ];
+}
+
+function portalActions(): ActionRow[] {
+  const f = `${VAULT}/portal-actions.ts`;
+  const settingsPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/settings`;
+  return [
+    ...portalAction(f, "setWorkflowStateAction", "the victim's portal's workflow state", folderPage, (v) => ({
+      workflowStateId: v.states[1]!.id,
+      workflowStateName: v.states[1]!.name,
+    })),
+    ...portalAction(
+      f,
+      "setWorkflowStateAction",
+      "the victim's workflow state",
+      folderPage,
+      (v) => ({ workflowStateId: v.states[1]!.id, workflowStateName: v.states[1]!.name }),
+      {
+        member: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "setTagsAction", "the victim's portal's tags", folderPage, () => ({ tags: ["stolen"] })),
+    ...portalAction(f, "setArchivedAction", "archive the victim's portal", folderPage, () => ({ archived: "true" })),
+    ...portalAction(f, "deletePortalAction", "the victim's portal, permanently", settingsPage, (v) => ({ confirmName: v.portal.name })),
+  ];
+}
+
+function taskActions(): ActionRow[] {
+  const f = `${VAULT}/task-actions.ts`;
+  const sign = (v: Victim) => ({ document_file_id: v.file.id, placement: JSON.stringify({ signaturePage: true }) });
+  return [
+    ...portalAction(f, "createTaskAction", "a task in the victim's portal", tasksPage, () => ({ title: "Planted task", action_type: "General" })),
+    ...portalAction(
+      f,
+      "createTaskAction",
+      "a task assigned to the victim's member and guest",
+      tasksPage,
+      (v) => ({ title: "Reach across", action_type: "General", assignees: [`member:${v.user.id}`, `guest:${v.guest.id}`] }),
+      { member: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "createTaskAction",
+      "a Sign Document task on the victim's PDF",
+      tasksPage,
+      (v) => ({ title: "Sign it", action_type: "Sign Document", ...sign(v) }),
+      {
+        member: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "updateTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id, title: "Changed by another organization" }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "setTaskStatusAction", "complete the victim's task", tasksPage, (v) => ({ taskId: v.task.id, status: "done" }), { member: "not_found" }),
+    ...portalAction(f, "deleteTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id }), { member: "not_found" }),
+    ...portalAction(
+      f,
+      "setFormFieldsAction",
+      "the victim's task's form",
+      tasksPage,
+      (v) => ({ taskId: v.task.id, fields: JSON.stringify([{ label: "Planted", kind: "text", required: false }]) }),
+      { member: "not_found" },
+    ),
+    ...portalAction(f, "setDocumentAction", "the victim's task's document", tasksPage, (v) => ({ taskId: v.task.id, ...sign(v) }), { member: "not_found" }),
+    action(f, "setDocumentAction", "the victim's PDF as its own task's document", memberOnly, tasksPage, (v, a) => ({
+      bound: [a.orgId, {}],
+      fields: { portalId: a.portal.id, taskId: a.task.id, ...sign(v) },
+    })),
+  ];
+}
+
+function guestActions(): ActionRow[] {
+  const f = `${VAULT}/guest-actions.ts`;
+  const guestsPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/guests`;
+  return [
+    ...portalAction(f, "inviteGuestsAction", "a guest into the victim's portal", guestsPage, () => ({ emails: "intruder@example.com", name: "Intruder" })),
+    ...portalAction(f, "resendInvitationAction", "the victim's guest's invitation", guestsPage, (v) => ({ guestId: v.portalGuest.id }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "removeGuestAction", "the victim's guest", guestsPage, (v) => ({ guestId: v.portalGuest.id }), { member: "not_found" }),
+  ];
+}
+
 export const SWEEP: readonly SweepRow[] = [
   // --- web pages ------------------------------------------------------------------------------
   page("/org/[orgId]", "the victim's portal list", { member: "not_found", guest: "own_only" }, (v) => `/org/${v.orgId}`),
@@ -167,6 +351,29 @@ export const SWEEP: readonly SweepRow[] = [
     memberOnly,
     (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/${v.folder.id}`,
   ),
+  // The portal workspace's tabs: the victim's portal, and the victim's portal or task under the attacker's own organization or portal.
+  ...(["deleted", "guests", "history", "settings", "tasks"] as const).flatMap((tab) => [
+    page(`/org/[orgId]/vault/[portalId]/${tab}`, `the victim's portal's ${tab} tab`, both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/${tab}`),
+    page(
+      `/org/[orgId]/vault/[portalId]/${tab}`,
+      `the victim's portal's ${tab} tab under its own organization`,
+      memberOnly,
+      (v, a) => `/org/${a.orgId}/vault/${v.portal.id}/${tab}`,
+    ),
+  ]),
+  page("/org/[orgId]/vault/[portalId]/tasks/[taskId]", "the victim's task", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/tasks/${v.task.id}`),
+  page(
+    "/org/[orgId]/vault/[portalId]/tasks/[taskId]",
+    "the victim's task inside its own portal",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/tasks/${v.task.id}`,
+  ),
+  page(
+    "/org/[orgId]/vault/[portalId]/tasks/[taskId]",
+    "the victim's task inside the guest's own portal",
+    { guest: "not_found" },
+    (v) => `/org/${v.orgId}/vault/${v.outsider.portal.id}/tasks/${v.task.id}`,
+  ),
   open("/", "redirects to the signed-in user's own organization or to sign-in"),
   open("/sign-in", "the sign-in form"),
   open("/sign-in/check-email", "a static notice"),
@@ -181,6 +388,17 @@ export const SWEEP: readonly SweepRow[] = [
   open("/.well-known/jwks.json", "public signing keys"),
   open("/.well-known/oauth-authorization-server", "public OAuth metadata"),
   route("/api/auth/[...nextauth]", "GET", "the session (Auth.js: the caller's own only)", { member: "own_only", guest: "own_only" }, () => "/api/auth/session"),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file", both, (v) => download(v.orgId, v.portal.id, v.file.id)),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file inside its own portal", memberOnly, (v, a) =>
+    download(a.orgId, a.portal.id, v.file.id),
+  ),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file inside the guest's own portal", { guest: "not_found" }, (v) =>
+    download(v.orgId, v.outsider.portal.id, v.file.id),
+  ),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file as a preview", both, (v) =>
+    download(v.orgId, v.portal.id, v.file.id, true),
+  ),
+  open("/pdf-worker.mjs", "the pdf.js worker script, the same static file for everyone"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
   open("/healthz", "process liveness"),
   open("/readyz", "dependency readiness, no data"),
@@ -262,6 +480,14 @@ export const SWEEP: readonly SweepRow[] = [
     bound: [a.orgId, {}],
     fields: { webhook_id: a.webhook.id, delivery_id: v.delivery.id },
   })),
+  // --- the portal workspace's actions ---------------------------------------------------------
+  // Each on the victim's portal in the victim's organization (member: not its organization; guest:
+  // not its portal), on the victim's portal bound to the attacker's own organization, and where
+  // the form carries a second id, on the victim's thing inside the caller's own portal.
+  ...fileActions(),
+  ...portalActions(),
+  ...taskActions(),
+  ...guestActions(),
   open("app/invite/[token]/actions.ts#createAccountAndAccept", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#acceptAsSignedIn", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),
