@@ -11,6 +11,7 @@ const FULL_ROWS = [
   "PortalGuest",
   "Invitation",
   "ExternalSystemId",
+  "PartnerConnection",
   "PartnerLink",
   "PartnerPush",
   "FileEntry",
@@ -23,6 +24,8 @@ const FULL_ROWS = [
   "OAuthClient",
 ];
 const IDS_ONLY = ["Event", "OutboundEmail", "OAuthGrant", "OAuthAuthorizationCode"];
+/** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
+export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */
 const GLOBAL_COUNTS = ["TaskAssignee", "TaskFormField", "TaskAnswer", "TaskReminder", "WebhookDelivery", "WebhookAttempt", "OAuthRefreshToken", "User"];
 
@@ -30,6 +33,8 @@ const q = (t: string) => `"${t}"`;
 
 /** One row: a column per table; `$1` is the organization's id. */
 export const ORG_STATE_SQL = `SELECT ${[
+  // The organization's own row: its name, plan, profile and guest defaults.
+  `(SELECT md5(r::text) FROM "Organization" r WHERE r.id = $1::uuid) AS "Organization"`,
   ...FULL_ROWS.map((t) => `(SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM ${q(t)} r WHERE r."orgId" = $1::uuid) AS ${q(t)}`),
   ...IDS_ONLY.map((t) => `(SELECT md5(coalesce(string_agg(r.id::text, '|' ORDER BY r.id::text), '')) FROM ${q(t)} r WHERE r."orgId" = $1::uuid) AS ${q(t)}`),
   ...GLOBAL_COUNTS.map((t) => `(SELECT count(*)::text FROM ${q(t)}) AS ${q(t)}`),
