@@ -310,7 +310,7 @@ function taskActions(): ActionRow[] {
       { member: "not_found" },
     ),
     ...portalAction(f, "setDocumentAction", "the victim's task's document", tasksPage, (v) => ({ taskId: v.task.id, ...sign(v) }), { member: "not_found" }),
-    action(f, "setDocumentAction", "the victim's PDF as its own task's document", memberOnly, tasksPage, (v, a) => ({
+    action(f, "setDocumentAction", "the victim's PDF as its own task's document", { member: "as_unknown" }, tasksPage, (v, a) => ({
       bound: [a.orgId, {}],
       fields: { portalId: a.portal.id, taskId: a.task.id, ...sign(v) },
     })),
@@ -345,6 +345,20 @@ export const SWEEP: readonly SweepRow[] = [
   ),
   page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's portal", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`),
   page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's folder", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/${v.folder.id}`),
+  // A preview is asked for in the query, which the folder's layout cannot see: the page itself
+  // refuses it after its loading skeleton has streamed (a 200 whose body is the not-found page).
+  page(
+    "/org/[orgId]/vault/[portalId]/folder/[folderId]",
+    "the victim's file previewed inside its own portal",
+    { member: "own_only" },
+    (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/main?file=${v.file.id}`,
+  ),
+  page(
+    "/org/[orgId]/vault/[portalId]/folder/[folderId]",
+    "the victim's file previewed",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main?file=${v.file.id}`,
+  ),
   page(
     "/org/[orgId]/vault/[portalId]/folder/[folderId]",
     "the victim's folder inside its own portal",

@@ -90,14 +90,21 @@ async function get(pathname: string, caller: WebCaller, method = "GET"): Promise
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** The arguments with every id of the victim's replaced by a fresh one, and the way back for the answer. */
-function withUnknownIds<T>(value: T): { value: T; restore: (text: string) => string } {
-  const victimIds = new Set([...victimSecrets(victim), ...portalSecrets(victim)].filter((s) => /^[0-9a-f-]{36}$/.test(s)));
+/**
+ * The form's fields with every id of the victim's the caller must not know replaced by a fresh
+ * one, and the way back for the answer. The bound organization id stays: for the guest it is its
+ * own organization.
+ */
+function withUnknownIds(args: ActionArgs, secrets: string[]): { value: ActionArgs; restore: (text: string) => string } {
+  const victimIds = new Set(secrets.filter((s) => /^[0-9a-f-]{36}$/.test(s)));
   const map = new Map<string, string>();
-  const text = JSON.stringify(value).replace(UUID, (id) => (victimIds.has(id) ? (map.get(id) ?? map.set(id, randomUUID()).get(id)!) : id));
+  const text = JSON.stringify(args.fields).replace(UUID, (id) => (victimIds.has(id) ? (map.get(id) ?? map.set(id, randomUUID()).get(id)!) : id));
   const back = new Map([...map].map(([real, ghost]) => [ghost, real]));
-  return { value: JSON.parse(text) as T, restore: (t) => t.replace(UUID, (id) => back.get(id) ?? id) };
+  return { value: { bound: args.bound, fields: JSON.parse(text) as ActionArgs["fields"] }, restore: (t) => t.replace(UUID, (id) => back.get(id) ?? id) };
 }
+
+type ActionArgs = ReturnType<ActionRow["args"]>;
+const secretsFor = (caller: WebCaller) => (caller === "member" ? [...victimSecrets(victim), ...portalSecrets(victim)] : portalSecrets(victim));
 
 async function callAction(row: ActionRow, caller: WebCaller, args = row.args(victim, attacker)): Promise<{ status: number; text: string }> {
   const id = actionIds().get(`${row.file}#${row.exportName}`);
@@ -136,7 +143,7 @@ describe("another organization's member, and a guest of another portal", () => {
       if (expected === "not_found") expect(res.text, "the action's answer").toMatch(/"error":"(Organization|Page|[A-Za-z ]+) not found"/);
       if (expected === "as_unknown") {
         expect(res.text, "the action's answer is a refusal").toMatch(/"(error|fieldErrors)":/);
-        const unknown = withUnknownIds(row.args(victim, attacker));
+        const unknown = withUnknownIds(row.args(victim, attacker), secretsFor(caller));
         const control = await callAction(row, caller, unknown.value);
         expect(res.text, "the same call with unknown ids").toBe(unknown.restore(control.text));
       }
@@ -147,8 +154,8 @@ describe("another organization's member, and a guest of another portal", () => {
       if (expected === "not_found") expect(res.status, `${pathname}: ${res.text.slice(0, 300)}`).toBe(404);
       else expect(res.status, pathname).toBeLessThan(400);
     }
-    const secrets = caller === "member" ? [...victimSecrets(victim), ...portalSecrets(victim)] : portalSecrets(victim);
-    for (const secret of secrets.filter((s) => !sent.includes(s))) expect(res.text, "the answer names something of the victim's").not.toContain(secret);
+    for (const secret of secretsFor(caller).filter((s) => !sent.includes(s)))
+      expect(res.text, "the answer names something of the victim's").not.toContain(secret);
     expect(changedTables(before, await victimState()), "the victim's rows changed").toEqual([]);
   });
 });
