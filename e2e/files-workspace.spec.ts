@@ -9,7 +9,8 @@ import { signIn } from "./support";
 // rename, move, delete (Undo) and restore; nobody outside the organization reaches any of it.
 // Each page passes axe and is photographed on a laptop and a phone.
 
-test.describe.configure({ mode: "serial" });
+// Serial: later tests use the files the first one uploads. Long flows with axe on both sizes: 3 minutes each on a loaded machine.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -66,6 +67,23 @@ async function checkPage(page: Page, name: string): Promise<void> {
 
 let portalUrl = "";
 
+/**
+ * What the CSP blocks of the file features: the upload PUT to storage (connect-src), pdf.js's worker
+ * (worker-src), previews' fetches and images. Eval probes are left to e2e/security-headers.spec.ts,
+ * which checks every main page for them.
+ */
+async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction("__filesCspViolation", (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      if (e.blockedURI !== "eval")
+        (window as unknown as { __filesCspViolation: (t: string) => void }).__filesCspViolation(`${e.violatedDirective} blocked ${e.blockedURI}`);
+    });
+  });
+  return violations;
+}
+
 async function openPortal(page: Page): Promise<void> {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
@@ -78,6 +96,7 @@ async function openPortal(page: Page): Promise<void> {
 const row = (page: Page, name: string) => page.getByTestId("file-row").and(page.locator(`[data-name="${name}"]`));
 
 test("uploads two files at once straight to storage, each with its progress bar finishing", async ({ page }) => {
+  const csp = await watchCsp(page);
   await openPortal(page);
   await checkPage(page, "folder");
   await page.getByLabel("Choose files to upload").setInputFiles([
@@ -96,6 +115,7 @@ test("uploads two files at once straight to storage, each with its progress bar 
   await expect(row(page, "Logo.png")).toContainText("PNG");
   await expect(row(page, "Logo.png")).toContainText("Avery Admin");
   await checkPage(page, "after-upload");
+  expect(csp).toEqual([]);
 });
 
 test("a too-large or refused file gets a message that names the fix", async ({ page }) => {
@@ -107,10 +127,13 @@ test("a too-large or refused file gets a message that names the fix", async ({ p
 });
 
 test("previews a PDF (its first page is drawn) and an image in the page", async ({ page }) => {
+  const csp = await watchCsp(page);
   await openPortal(page);
   await row(page, "Engagement letter.pdf").getByRole("link", { name: "Engagement letter.pdf" }).click();
   await expect(page).toHaveURL(/\?file=[0-9a-f-]{36}$/);
   const dialog = page.getByRole("dialog", { name: "Engagement letter.pdf" });
+  // pdf.js runs in its worker (same origin, allowed by worker-src), not on the main thread.
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pdf-worker.mjs")))).toBe(true);
   await expect(dialog.getByTestId("pdf-preview")).toHaveAttribute("data-pages", "2");
   const first = dialog.getByTestId("pdf-page").first();
   await expect(first).toHaveAttribute("data-state", "rendered", { timeout: 20_000 });
@@ -131,6 +154,7 @@ test("previews a PDF (its first page is drawn) and an image in the page", async 
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
   await checkPage(page, "preview-image");
+  expect(csp).toEqual([]);
 });
 
 test("downloads through a 5-minute signed URL signed in; signed out and older than 5 minutes refused", async ({ page, browser }) => {

@@ -20,7 +20,7 @@ test("the demo admin signs in with a password and sees the portal list", async (
   await rows.first().getByRole("link").click();
   await expect(page).toHaveURL(/\/vault\/[0-9a-f-]{36}\/folder\/main$/);
   await expect(page.getByTestId("portal-name")).toContainText("Acme Ltd");
-  await expect(page.getByRole("link", { name: /Statements/ })).toBeVisible();
+  await expect(page.getByTestId("file-rows").getByRole("link", { name: /Statements/ })).toBeVisible();
 });
 
 test("a wrong password is refused with a message and no session", async ({ page }) => {

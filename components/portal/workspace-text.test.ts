@@ -21,7 +21,12 @@ describe("tagProblem", () => {
     expect(tagProblem("  ", [])).toBe("Type a tag first");
     expect(tagProblem(" vip ", ["vip"])).toBe('The portal already has the tag "vip"');
     expect(tagProblem("x".repeat(101), [])).toBe("A tag has at most 100 characters (this one has 101)");
-    expect(tagProblem("new", Array.from({ length: 50 }, (_, i) => `t${i}`))).toBe("A portal has at most 50 tags: remove one first");
+    expect(
+      tagProblem(
+        "new",
+        Array.from({ length: 50 }, (_, i) => `t${i}`),
+      ),
+    ).toBe("A portal has at most 50 tags: remove one first");
     expect(tagProblem(" ok ", ["vip"])).toBeNull();
   });
 });

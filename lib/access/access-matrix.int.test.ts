@@ -688,6 +688,7 @@ const BUILDING_BLOCKS = [
   "portals/get-portal:loadPortal",
   "portals/get-portal:accessPortal",
   "portals/portal-record:loadPortalRecords",
+  "portals/portal-record:loadPortalPage",
   "tasks/task-changes:lockTaskFor",
 ];
 

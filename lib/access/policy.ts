@@ -160,11 +160,19 @@ function guestPortalIds(viewer: UserViewer, action: PortalAction): string[] {
   return viewer.guestPortals.filter((g) => g.permissions.view && g.permissions[needed]).map((g) => g.portalId);
 }
 
+/**
+ * What portalWhere restricts, for a statement written in SQL (the API's portal list): the
+ * viewer's organization (active portals only, always), and for a guest the portals they may do
+ * `action` on (null: every portal of the organization).
+ */
+export function portalScope(viewer: Viewer, action: PortalAction = "view"): { orgId: string; portalIds: string[] | null } {
+  return { orgId: viewer.orgId, portalIds: viewer.kind === "user" && viewer.role === "guest" ? guestPortalIds(viewer, action) : null };
+}
+
 /** The active portals of the viewer's organization on which the viewer may do `action`. */
 export function portalWhere(viewer: Viewer, action: PortalAction = "view"): Prisma.PortalWhereInput {
-  const base = { orgId: viewer.orgId, deletedAt: null };
-  if (viewer.kind === "user" && viewer.role === "guest") return { ...base, id: { in: guestPortalIds(viewer, action) } };
-  return base;
+  const { orgId, portalIds } = portalScope(viewer, action);
+  return { orgId, deletedAt: null, ...(portalIds ? { id: { in: portalIds } } : {}) };
 }
 
 /** Registered, not deleted entries of the portals where the viewer may do `action`; own uploads for deleteOwnUpload by a guest. */

@@ -1,10 +1,10 @@
 import type { Actor } from "@/lib/audit/record-audit";
-import { db } from "@/lib/db";
 import { insufficientScope } from "@/lib/access/policy";
-import { verifyAccessToken, type VerifiedAccessToken } from "@/lib/oauth/access-token";
-import { requireApiAccess } from "@/lib/oauth/clients/api-access";
+import { grantRevoked, verifyAccessTokenClaims, type VerifiedAccessToken } from "@/lib/oauth/access-token";
+import { apiAccessDisabled } from "@/lib/oauth/clients/api-access";
 import type { Scope } from "@/lib/oauth/scopes";
 import { readBearerToken } from "./bearer";
+import { admitRequest, type RateLimitState } from "./rate-limit";
 
 /** Who is calling, as handlers see it: the verified token, and the actor for domain functions. */
 export type ApiAuth = Omit<VerifiedAccessToken, "jti" | "expiresAt"> & {
@@ -12,18 +12,37 @@ export type ApiAuth = Omit<VerifiedAccessToken, "jti" | "expiresAt"> & {
   actor: Extract<Actor, { type: "user" }>;
 };
 
-/** 401 invalid_token unless the request carries a valid, unrevoked access token. */
-export async function authenticate(req: Request): Promise<ApiAuth> {
-  const { jti: _jti, expiresAt: _expiresAt, ...token } = await verifyAccessToken(readBearerToken(req));
-  return { ...token, actor: { type: "user", userId: token.userId, oauthClientId: token.clientRecordId } };
+/** The request's client, admitted: who is calling, the organization gate, and the day's count. */
+export interface Admitted {
+  auth: ApiAuth;
+  /** D8: whether the organization may use the API (checked after the rate limit: see route.ts). */
+  apiAccess: boolean;
+  rate: RateLimitState;
 }
 
 /**
- * The organization gate (D8), checked on every request: an organization can lose API access
- * (plan change, API switched off) while its tokens are still unexpired.
+ * 401 invalid_token unless the request carries a valid access token of a live grant; the request
+ * is then counted (D7). One statement for the grant, the organization gate (D8, checked on every
+ * request: an organization can lose API access while its tokens are still unexpired) and the
+ * counter: lib/api/rate-limit.ts.
  */
-export async function requireOrgApiAccess(auth: ApiAuth): Promise<void> {
-  await requireApiAccess(db, auth.orgId);
+export async function admit(req: Request): Promise<Admitted> {
+  const verified = await verifyAccessTokenClaims(readBearerToken(req));
+  const admission = await admitRequest(verified);
+  if (!admission) throw grantRevoked();
+  const { jti: _jti, expiresAt: _expiresAt, ...claims } = verified;
+  const auth: ApiAuth = {
+    ...claims,
+    clientRecordId: admission.clientId,
+    role: admission.role,
+    actor: { type: "user", userId: claims.userId, oauthClientId: admission.clientId },
+  };
+  return { auth, apiAccess: admission.apiAccess, rate: admission.rate };
+}
+
+/** 403 api_access_disabled when the organization may not use the API (D8). */
+export function requireOrgApiAccess(admitted: Admitted): void {
+  if (!admitted.apiAccess) throw apiAccessDisabled();
 }
 
 /** 403 insufficient_scope with the RFC 6750 challenge naming the scope needed (D3). */

@@ -1,9 +1,11 @@
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { liveGrantQuery, type AccessTokenClaims, type LiveGrant } from "@/lib/oauth/access-token";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
-// D7: requests per OAuth client per UTC day. One atomic INSERT ... ON CONFLICT DO UPDATE per
-// request, so concurrent requests never lose a count. Every authenticated request counts, the
+// D7: requests per OAuth client per UTC day, counted by atomic INSERT ... ON CONFLICT DO UPDATE
+// (admitRequest), so concurrent requests never lose a count. Every authenticated request counts, the
 // rejected ones (403, 404, 429...) included; requests without a valid token (401) are not
 // counted, since no client can be trusted from them.
 
@@ -42,15 +44,74 @@ export function rateLimitError(state: RateLimitState): AppError | null {
   });
 }
 
-/** Counts one request of the client (OAuthClient.id) and returns today's state. */
-export async function countRequest(clientRecordId: string, now = new Date()): Promise<RateLimitState> {
-  // As 'YYYY-MM-DD' text: a timestamp parameter would be cast to a date in the session's time zone.
+/** A request's verified token, admitted: its live grant, and the client's count of the day. */
+export type Admission = LiveGrant & { rate: RateLimitState };
+
+interface Waiter {
+  now: Date;
+  resolve: (admission: Admission | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Requests waiting to be admitted, per grant and day, while a statement for them is out. */
+const lanes = new Map<string, Waiter[]>();
+
+/**
+ * Checks the token's grant (lib/oauth/access-token.ts: liveGrantQuery, the organization gate
+ * included) and counts the request, in one statement: null when the grant is not live (a 401,
+ * which is not counted). Exact for D7 across any number of processes: the counter row is
+ * incremented atomically (INSERT ... ON CONFLICT DO UPDATE ... RETURNING), and each request gets
+ * its own place in the day's count.
+ *
+ * Requests of one grant that arrive while its statement is out wait for it and then go together,
+ * as one statement adding their number at once; each gets its own count (its place in the batch).
+ * Under load the counter row, which every request of a client would otherwise lock and commit in
+ * turn (about 1,350/s at most, p99 64 ms, at 16 connections), takes one write per batch, and a
+ * request still sees every revocation committed before it arrived (its statement starts after).
+ */
+export function admitRequest(claims: AccessTokenClaims, now = new Date()): Promise<Admission | null> {
+  const query = liveGrantQuery(claims);
+  if (!query) return Promise.resolve(null);
   const day = utcDay(now).toISOString().slice(0, 10);
-  const rows = await db.$queryRaw<{ count: number }[]>`
-    INSERT INTO "RateLimitCounter" ("clientId", "day", "count")
-    VALUES (${clientRecordId}::uuid, ${day}::date, 1)
-    ON CONFLICT ("clientId", "day") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
-    RETURNING "count"`;
-  const count = Number(rows[0]?.count ?? 1);
-  return { limit: env().API_RATE_LIMIT_PER_DAY, count, reset: nextUtcMidnightSeconds(now), now };
+  const key = `${claims.grantId} ${claims.orgId} ${claims.userId} ${claims.clientId} ${day}`;
+  return new Promise((resolve, reject) => {
+    const waiting = lanes.get(key);
+    if (waiting) return void waiting.push({ now, resolve, reject });
+    const lane: Waiter[] = [{ now, resolve, reject }];
+    lanes.set(key, lane);
+    // Started from this request's async context, in which no transaction is open (admission
+    // comes before the idempotency transaction), so `db` is the root client.
+    void drain(key, lane, query, day);
+  });
+}
+
+async function drain(key: string, lane: Waiter[], grant: Prisma.Sql, day: string): Promise<void> {
+  while (lane.length > 0) {
+    const batch = lane.splice(0);
+    try {
+      // As 'YYYY-MM-DD' text: a timestamp parameter would be cast to a date in the session's time zone.
+      const [row] = await db.$queryRaw<(LiveGrant & { count: number })[]>`
+        WITH g AS (${grant}), counted AS (
+          INSERT INTO "RateLimitCounter" ("clientId", "day", "count")
+          SELECT "clientId", ${day}::date, ${batch.length}::int FROM g
+          ON CONFLICT ("clientId", "day") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
+          RETURNING "count"
+        )
+        SELECT g."clientId", g."role", g."apiAccess", (SELECT "count" FROM counted) AS "count" FROM g`;
+      const limit = env().API_RATE_LIMIT_PER_DAY;
+      batch.forEach((w, i) => {
+        if (!row) return w.resolve(null);
+        const count = Number(row.count) - batch.length + 1 + i;
+        w.resolve({
+          clientId: row.clientId,
+          role: row.role,
+          apiAccess: row.apiAccess,
+          rate: { limit, count, reset: nextUtcMidnightSeconds(w.now), now: w.now },
+        });
+      });
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
+  }
+  lanes.delete(key);
 }

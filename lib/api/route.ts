@@ -5,12 +5,12 @@ import { AppError, invalidRequest } from "@/lib/errors";
 import { log, withLogContext } from "@/lib/log";
 import type { Scope } from "@/lib/oauth/scopes";
 import { findTextProblem } from "@/lib/text";
-import { authenticate, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
+import { admit, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
 import { formatZodError, mapError, type MappedError } from "./error-response";
 import { getDb, runInTransaction } from "@/lib/db";
 import { claimIdempotencyKey, completeIdempotencyKey, findStoredOutcome, readIdempotencyKey, requestHash, type ClaimInput } from "./idempotency";
 import type { ObjectSchema, Operation, Parsed, ResponseSchemas, ResultOf } from "./operation";
-import { countRequest, rateLimitError, rateLimitHeaders } from "./rate-limit";
+import { rateLimitError, rateLimitHeaders } from "./rate-limit";
 import { parseJsonBody, readBody } from "./read-body";
 import { requestIdOf } from "./request-id";
 import { jsonResponse, standardHeaders } from "./response";
@@ -102,12 +102,12 @@ async function handle<P extends ObjectSchema | undefined, Q extends ObjectSchema
   try {
     let auth: ApiAuth | null = null;
     if (op.scope !== "public") {
-      auth = await authenticate(req);
-      const rate = await countRequest(auth.clientRecordId);
-      Object.assign(headers, rateLimitHeaders(rate));
-      const limited = rateLimitError(rate);
+      const admitted = await admit(req);
+      auth = admitted.auth;
+      Object.assign(headers, rateLimitHeaders(admitted.rate));
+      const limited = rateLimitError(admitted.rate);
       if (limited) throw limited;
-      await requireOrgApiAccess(auth);
+      requireOrgApiAccess(admitted);
       requireScope(auth, op.scope);
     }
     const raw = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req, env().API_MAX_BODY_BYTES);

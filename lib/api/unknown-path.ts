@@ -1,7 +1,7 @@
-import { authenticate } from "./auth";
+import { admit } from "./auth";
 import { mapError } from "./error-response";
 import { allowedMethods, fallbackOf, isDecodablePath, originalPathname } from "./api-paths";
-import { countRequest, rateLimitError, rateLimitHeaders } from "./rate-limit";
+import { rateLimitError, rateLimitHeaders } from "./rate-limit";
 import { requestIdOf } from "./request-id";
 import { jsonResponse, standardHeaders } from "./response";
 import { AppError } from "@/lib/errors";
@@ -48,8 +48,7 @@ export async function unknownApiPath(req: Request): Promise<Response> {
 /** Counts a request that carries a valid token; a missing or bad token is not an error here. */
 async function meter(req: Request): Promise<{ headers: Record<string, string>; limited: AppError | null }> {
   if (!req.headers.has("authorization")) return { headers: {}, limited: null };
-  const auth = await authenticate(req).catch(() => null);
-  if (!auth) return { headers: {}, limited: null };
-  const rate = await countRequest(auth.clientRecordId);
-  return { headers: rateLimitHeaders(rate), limited: rateLimitError(rate) };
+  const admitted = await admit(req).catch(() => null);
+  if (!admitted) return { headers: {}, limited: null };
+  return { headers: rateLimitHeaders(admitted.rate), limited: rateLimitError(admitted.rate) };
 }

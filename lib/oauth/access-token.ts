@@ -3,8 +3,9 @@ import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import type { MemberRole } from "@/lib/generated/prisma/client";
+import { Prisma, type MemberRole } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
+import { apiAccessSql } from "@/lib/oauth/clients/api-access";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
 
@@ -67,11 +68,11 @@ export interface VerifiedAccessToken {
 const invalidToken = (description: string) =>
   new AppError("invalid_token", description, { "WWW-Authenticate": `Bearer error="invalid_token", error_description="${description}"` });
 
-/**
- * Verifies signature, type, issuer, audience and expiry, then that the grant is not revoked and
- * its client still exists. Any failure is 401 invalid_token.
- */
-export async function verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
+/** What a well-signed, unexpired access token says, before the database is asked about its grant. */
+export type AccessTokenClaims = Omit<VerifiedAccessToken, "clientRecordId" | "role">;
+
+/** Signature, type, issuer, audience, expiry and claims; no database query (the keys are cached). */
+export async function verifyAccessTokenClaims(token: string): Promise<AccessTokenClaims> {
   let kid: string | undefined;
   try {
     kid = decodeProtectedHeader(token).kid;
@@ -100,28 +101,48 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
   ) {
     throw invalidToken("The access token is missing claims");
   }
-  // One query on every API request: the grant (not revoked, of this client) and the user's role,
-  // which the access policy needs. A user taken out of the organization has no membership row and
-  // loses API access at once, not when the token expires.
-  const [grant] = [sub, grant_id, org_id].every(isUuid)
-    ? await db.$queryRaw<{ clientId: string; role: MemberRole }[]>`
-        SELECT g."clientId", m."role"::text AS "role"
-        FROM "OAuthGrant" g
-        JOIN "OAuthClient" c ON c."id" = g."clientId"
-        JOIN "Membership" m ON m."orgId" = g."orgId" AND m."userId" = g."userId"
-        WHERE g."id" = ${grant_id}::uuid AND g."orgId" = ${org_id}::uuid AND g."userId" = ${sub}::uuid
-          AND g."revokedAt" IS NULL AND c."clientId" = ${client_id}`
-    : [];
-  if (!grant) throw invalidToken("The access token has been revoked");
-  return {
-    userId: sub,
-    orgId: org_id,
-    clientId: client_id,
-    clientRecordId: grant.clientId,
-    grantId: grant_id,
-    scopes: scope.split(" ").filter(isScope),
-    role: grant.role,
-    jti,
-    expiresAt: new Date(exp * 1000),
-  };
+  return { userId: sub, orgId: org_id, clientId: client_id, grantId: grant_id, scopes: scope.split(" ").filter(isScope), jti, expiresAt: new Date(exp * 1000) };
+}
+
+/** The row liveGrantQuery selects. */
+export interface LiveGrant {
+  /** OAuthClient.id */
+  clientId: string;
+  role: MemberRole;
+  /** D8: whether the organization may use the API now (enterprise plan, API enabled). */
+  apiAccess: boolean;
+}
+
+/**
+ * The claims' grant if it is live: not revoked, of this client, and its user still a member of
+ * the organization (a user taken out of it loses API access at once, not when the token expires),
+ * with the user's role (the access policy needs it) and the organization gate (D8). Null when the
+ * claims' ids are not UUIDs (no such grant can exist).
+ */
+export function liveGrantQuery(claims: Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">): Prisma.Sql | null {
+  const { grantId, orgId, userId, clientId } = claims;
+  if (![grantId, orgId, userId].every(isUuid)) return null;
+  return Prisma.sql`
+    SELECT g."clientId", m."role"::text AS "role", ${apiAccessSql} AS "apiAccess"
+    FROM "OAuthGrant" g
+    JOIN "OAuthClient" c ON c."id" = g."clientId"
+    JOIN "Membership" m ON m."orgId" = g."orgId" AND m."userId" = g."userId"
+    JOIN "Organization" o ON o."id" = g."orgId"
+    WHERE g."id" = ${grantId}::uuid AND g."orgId" = ${orgId}::uuid AND g."userId" = ${userId}::uuid
+      AND g."revokedAt" IS NULL AND c."clientId" = ${clientId}`;
+}
+
+export const grantRevoked = () => invalidToken("The access token has been revoked");
+
+/**
+ * Verifies signature, type, issuer, audience and expiry, then that the grant is not revoked and
+ * its client still exists (one query). Any failure is 401 invalid_token. The API itself checks
+ * the grant in the statement that also counts the request (lib/api/rate-limit.ts).
+ */
+export async function verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
+  const claims = await verifyAccessTokenClaims(token);
+  const query = liveGrantQuery(claims);
+  const [grant] = query ? await db.$queryRaw<LiveGrant[]>(query) : [];
+  if (!grant) throw grantRevoked();
+  return { ...claims, clientRecordId: grant.clientId, role: grant.role };
 }

@@ -21,6 +21,9 @@ export interface ActiveKey {
 const CACHE_MS = 60_000;
 let activeCache: { key: ActiveKey; at: number } | undefined;
 let verifyCache: { keys: JWK[]; at: number } | undefined;
+/** Loads in flight, shared by every request that finds the cache empty or stale meanwhile. */
+let activeLoading: Promise<ActiveKey> | undefined;
+let keysLoading: Promise<JWK[]> | undefined;
 /**
  * Public keys imported for verification, by kid, for the life of the process: a kid is the key's
  * thumbprint, so one kid is always the same key. Only kids in the published set are looked up
@@ -55,6 +58,13 @@ async function newPrivatePem(): Promise<string> {
 /** The key new tokens are signed with; created (or taken from configuration) on first use. */
 export async function getActiveSigningKey(): Promise<ActiveKey> {
   if (activeCache && Date.now() - activeCache.at < CACHE_MS) return activeCache.key;
+  // One load at a time: a cold instance that gets a burst of requests would otherwise open a
+  // transaction for each (each waiting on the advisory lock) and run its pool dry.
+  activeLoading ??= loadActiveSigningKey().finally(() => (activeLoading = undefined));
+  return activeLoading;
+}
+
+async function loadActiveSigningKey(): Promise<ActiveKey> {
   const configured = env().OAUTH_SIGNING_KEY?.replace(/\\n/g, "\n");
   const row = await db.$transaction(async (tx) => {
     // One process creates the key; the others wait for it here and read it.
@@ -99,6 +109,12 @@ export async function retireExpiredSigningKeys(maxTokenLifetimeSeconds = 3600): 
 /** Public keys of every active and retiring key: the JWKS (`/.well-known/jwks.json`). */
 export async function listPublicKeys({ fresh = false }: { fresh?: boolean } = {}): Promise<JWK[]> {
   if (!fresh && verifyCache && Date.now() - verifyCache.at < CACHE_MS) return verifyCache.keys;
+  // A load already under way is fresh enough for a `fresh` caller too (it started moments ago).
+  keysLoading ??= loadPublicKeys().finally(() => (keysLoading = undefined));
+  return keysLoading;
+}
+
+async function loadPublicKeys(): Promise<JWK[]> {
   await getActiveSigningKey();
   const rows = await db.signingKey.findMany({ where: { status: { in: ["active", "retiring"] } }, orderBy: { createdAt: "desc" } });
   const keys = rows.map((r) => r.publicJwk as JWK);
@@ -128,6 +144,8 @@ export async function findPublicKey(kid: string): Promise<SigningKeyLike | null>
 /** Drops the in-process caches (tests that rotate keys). */
 export function resetSigningKeyCache(): void {
   activeCache = undefined;
+  activeLoading = undefined;
+  keysLoading = undefined;
   verifyCache = undefined;
   importedPublicKeys.clear();
 }

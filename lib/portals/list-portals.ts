@@ -1,9 +1,8 @@
 import { requireAnyPortal } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { afterCursor, type Cursor, splitPage } from "@/lib/pagination";
+import { type Cursor, splitPage } from "@/lib/pagination";
 import { systemKeyOf } from "@/lib/external-ids/schemas";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { loadPortalRecords, type PortalRecord } from "./portal-record";
+import { loadPortalPage, type PortalRecord } from "./portal-record";
 
 export interface ListPortalsInput {
   /** Guests see only the portals they belong to (lib/access). */
@@ -28,11 +27,12 @@ export async function listPortals({
   cursor,
 }: ListPortalsInput): Promise<{ items: PortalRecord[]; next: Cursor | null }> {
   requireAnyPortal(viewer, "view");
-  const where: Prisma.PortalWhereInput = {
-    isTemplate: templatesOnly,
-    ...(externalId ? { externalIds: { some: { orgId: viewer.orgId, systemKey: systemKeyOf(externalId.system), value: externalId.value } } } : {}),
-    ...afterCursor(cursor),
-  };
-  const rows = await loadPortalRecords({ viewer, where, take: limit + 1 });
+  const rows = await loadPortalPage({
+    viewer,
+    templatesOnly,
+    externalId: externalId ? { systemKey: systemKeyOf(externalId.system), value: externalId.value } : undefined,
+    cursor,
+    take: limit + 1,
+  });
   return splitPage(rows, limit);
 }

@@ -1,7 +1,8 @@
-import { portalWhere, type PortalAction } from "@/lib/access/policy";
+import { portalScope, portalWhere, type PortalAction } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import type { PartnerLinkStatus, Prisma } from "@/lib/generated/prisma/client";
+import { Prisma, type PartnerLinkStatus } from "@/lib/generated/prisma/client";
+import type { Cursor } from "@/lib/pagination";
 
 // A portal as every reader needs it (API responses, web pages): its row, workflow state,
 // external ids, partner link and task counters. Counters are counted from the non-deleted tasks
@@ -83,5 +84,77 @@ export async function loadPortalRecords({
     lastActivityAt: r.lastActivityAt,
     createdAt: r.createdAt,
     createdById: r.createdById,
+  }));
+}
+
+interface PageRow extends Omit<PortalRecord, "workflowState" | "externalSystemIds" | "partnerLink"> {
+  workflowStateId: string | null;
+  workflowStateName: string | null;
+  /** [system, value] pairs, by system key. */
+  externalIds: [string, string][];
+  partnerLink: (Omit<PartnerLinkRecord, "verifiedAt"> & { verifiedAt: string | null }) | null;
+}
+
+/**
+ * Portals on which the viewer may do `action`, as loadPortalRecords returns them, in one statement
+ * (the API's portal list and single portal reads, issue 17: six queries before): with workflow state,
+ * external ids, partner link (only while the partner integration is connected, D9) and task
+ * counters. Ordered by creation (D5), strictly after `cursor`.
+ */
+export async function loadPortalPage({
+  viewer,
+  action = "view",
+  portalId,
+  templatesOnly,
+  externalId,
+  cursor,
+  take,
+}: {
+  viewer: Viewer;
+  action?: PortalAction;
+  /** Only this portal (loadPortal). */
+  portalId?: string;
+  /** Templates only (true), portals only (false), or both (undefined). */
+  templatesOnly?: boolean;
+  /** Only the portal holding this (system key, value) pair. */
+  externalId?: { systemKey: string; value: string };
+  cursor?: Cursor;
+  take?: number;
+}): Promise<PortalRecord[]> {
+  const { orgId, portalIds } = portalScope(viewer, action);
+  const where = [Prisma.sql`p."orgId" = ${orgId}::uuid AND p."deletedAt" IS NULL`];
+  if (templatesOnly !== undefined) where.push(Prisma.sql`p."isTemplate" = ${templatesOnly}`);
+  if (portalId !== undefined) where.push(Prisma.sql`p."id" = ${portalId}::uuid`);
+  if (portalIds) where.push(Prisma.sql`p."id" = ANY(${portalIds}::uuid[])`);
+  if (externalId) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "ExternalSystemId" x
+      WHERE x."portalId" = p."id" AND x."orgId" = ${orgId}::uuid AND x."systemKey" = ${externalId.systemKey} AND x."value" = ${externalId.value})`);
+  }
+  // timestamp(3) columns hold UTC: the ISO string cast to timestamp keeps its UTC wall time.
+  if (cursor) where.push(Prisma.sql`(p."createdAt", p."id") > (${cursor.createdAt.toISOString()}::timestamp, ${cursor.id}::uuid)`);
+  const rows = await db.$queryRaw<PageRow[]>`
+    SELECT p."id", p."orgId", p."name", p."tags", p."archived", p."isTemplate", p."lastActivityAt", p."createdAt", p."createdById",
+      w."id" AS "workflowStateId", w."name" AS "workflowStateName",
+      COALESCE((SELECT json_agg(json_build_array(e."system", e."value") ORDER BY e."systemKey") FROM "ExternalSystemId" e WHERE e."portalId" = p."id"), '[]') AS "externalIds",
+      CASE WHEN EXISTS (SELECT 1 FROM "PartnerConnection" pc WHERE pc."orgId" = ${orgId}::uuid AND pc."status" = 'connected') THEN (
+        SELECT json_build_object('status', l."status", 'customerId', l."customerId", 'tenantId', l."tenantId", 'displayName', l."displayName",
+          'verifiedAt', to_char(l."verifiedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'error', l."error")
+        FROM "PartnerLink" l WHERE l."portalId" = p."id"
+      ) END AS "partnerLink",
+      tc."open" AS "openTaskCount", tc."done" AS "doneTaskCount"
+    FROM "Portal" p
+    LEFT JOIN "WorkflowState" w ON w."id" = p."workflowStateId"
+    CROSS JOIN LATERAL (
+      SELECT (count(*) FILTER (WHERE t."status" = 'Open'))::int AS "open", (count(*) FILTER (WHERE t."status" = 'Done'))::int AS "done"
+      FROM "Task" t WHERE t."portalId" = p."id" AND t."orgId" = p."orgId" AND t."deletedAt" IS NULL
+    ) tc
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY p."createdAt", p."id"
+    ${take === undefined ? Prisma.empty : Prisma.sql`LIMIT ${take}`}`;
+  return rows.map(({ workflowStateId, workflowStateName, externalIds, partnerLink, ...r }) => ({
+    ...r,
+    workflowState: workflowStateId !== null && workflowStateName !== null ? { id: workflowStateId, name: workflowStateName } : null,
+    externalSystemIds: Object.fromEntries(externalIds),
+    partnerLink: partnerLink ? { ...partnerLink, verifiedAt: partnerLink.verifiedAt === null ? null : new Date(partnerLink.verifiedAt) } : null,
   }));
 }

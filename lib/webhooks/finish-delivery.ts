@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Ends a delivery. Only a pending delivery changes, so the webhook's counter moves exactly once
@@ -17,17 +18,19 @@ export async function finishDelivery({
   status: "succeeded" | "failed";
   count: boolean;
 }): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const { count: changed } = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, status: "pending" },
-      data: { status, completedAt: new Date() },
-    });
-    if (changed === 1 && count) {
-      await tx.webhook.updateMany({
-        where: { id: webhookId },
-        data: status === "succeeded" ? { successCount: { increment: 1 } } : { failureCount: { increment: 1 } },
-      });
-    }
-    return changed === 1;
-  });
+  // One statement (issue 17): the webhook's row, which every delivery of the webhook updates, is
+  // locked only for the statement, not across round trips of a transaction.
+  const now = new Date().toISOString();
+  const counter = status === "succeeded" ? Prisma.raw('"successCount"') : Prisma.raw('"failureCount"');
+  const [row] = await db.$queryRaw<{ changed: number }[]>`
+    WITH done AS (
+      UPDATE "WebhookDelivery" SET "status" = ${status}::"DeliveryStatus", "completedAt" = ${now}::timestamp
+      WHERE "id" = ${deliveryId}::uuid AND "status" = 'pending'
+      RETURNING "id"
+    ), counted AS (
+      UPDATE "Webhook" SET ${counter} = ${counter} + 1, "updatedAt" = ${now}::timestamp
+      WHERE "id" = ${webhookId}::uuid AND ${count}::boolean AND EXISTS (SELECT 1 FROM done)
+    )
+    SELECT count(*)::int AS "changed" FROM done`;
+  return row?.changed === 1;
 }

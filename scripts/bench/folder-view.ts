@@ -9,6 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 
+import type { Bench } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 export const RATIO_LIMIT = 2;
@@ -97,3 +98,21 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   printFolderViewResult(result);
   process.exit(result.passed ? 0 : 1);
 }
+
+export const folderViewBench: Bench = {
+  name: "folder view",
+  async run() {
+    const r = await runFolderViewBench();
+    return [
+      {
+        work: "Portal page folder reads, 10k vs 100 files",
+        product: `${r.largeMs} ms at 10k`,
+        anchor: `${r.smallMs} ms at 100`,
+        ratio: r.ratio,
+        target: `< ${RATIO_LIMIT}`,
+        met: r.passed,
+        details: r,
+      },
+    ];
+  },
+};

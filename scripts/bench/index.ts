@@ -1,9 +1,24 @@
-/** Every benchmark, one after another; exits 1 when one misses its limit. */
-import { printIngestResult, runFileUrlIngestBench } from "./file-url-ingest.ts";
-import { printFolderViewResult, runFolderViewBench } from "./folder-view.ts";
+/**
+ * Every benchmark, one after another, in one run: one table (work, product, anchor, ratio,
+ * target, met) and bench/results.json; exits 1 when a target is missed. The API benchmarks need
+ * the production build (`npx next build`). Add a benchmark by adding its module to the list.
+ */
+import { apiBench } from "./api.ts";
+import { ingestBench } from "./file-url-ingest.ts";
+import { folderViewBench } from "./folder-view.ts";
+import { printTable, writeResults, type Bench, type BenchRow } from "./report.ts";
+import { webhookBench } from "./webhooks.ts";
 
-const ingest = await runFileUrlIngestBench();
-printIngestResult(ingest);
-const folders = await runFolderViewBench();
-printFolderViewResult(folders);
-process.exit(ingest.passed && folders.passed ? 0 : 1);
+const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench];
+
+const only = process.env["BENCH_ONLY"]?.split(",");
+const startedAt = new Date();
+const rows: BenchRow[] = [];
+for (const bench of BENCHES) {
+  if (only && !only.some((name) => bench.name.toLowerCase().includes(name.toLowerCase()))) continue;
+  console.error(`== ${bench.name}`);
+  rows.push(...(await bench.run()));
+}
+printTable(rows);
+console.log(`results: ${writeResults(rows, startedAt)}`);
+process.exit(rows.every((r) => r.met) ? 0 : 1);

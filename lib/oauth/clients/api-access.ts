@@ -1,5 +1,6 @@
 import { db, type Tx } from "@/lib/db";
 import { AppError, notFound } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 type Reader = Pick<Tx, "organization">;
 
@@ -19,5 +20,10 @@ export async function hasApiAccess(orgId: string, reader: Reader = db): Promise<
 export async function requireApiAccess(reader: Reader, orgId: string): Promise<void> {
   const access = await apiAccessOf(reader, orgId);
   if (access === null) throw notFound("Organization");
-  if (!access) throw new AppError("api_access_disabled", "API access needs an enterprise plan with API access enabled");
+  if (!access) throw apiAccessDisabled();
 }
+
+export const apiAccessDisabled = () => new AppError("api_access_disabled", "API access needs an enterprise plan with API access enabled");
+
+/** D8 as a SQL condition on the organization row aliased `o` (lib/oauth/access-token.ts's gate). */
+export const apiAccessSql = Prisma.sql`(o."plan" = 'enterprise' AND o."apiEnabled")`;

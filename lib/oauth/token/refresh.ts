@@ -1,11 +1,11 @@
-import { db, type Tx } from "@/lib/db";
-import { revokeGrantInTx } from "@/lib/oauth/grants";
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/db";
+import { revokeGrantBySystem } from "@/lib/oauth/grants";
 import type { AuthenticatedClient } from "@/lib/oauth/token/client-auth";
 import { invalidGrant } from "@/lib/oauth/token/errors";
-import { requireMembership, type Granted } from "@/lib/oauth/token/granted";
+import type { Granted } from "@/lib/oauth/token/granted";
 import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
-import { childOf, lockGrant } from "@/lib/oauth/token/refresh-chain";
-import { createRefreshToken, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
+import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
 import type { Scope } from "@/lib/oauth/scopes";
 
@@ -14,62 +14,126 @@ import type { Scope } from "@/lib/oauth/scopes";
 // with the current token (a client retrying a refresh whose response it lost). Any other rotated
 // token (the previous one after the grace, or one two or more rotations old at any time) means two
 // parties hold the chain, so the whole grant is revoked.
+//
+// Two statements, no explicit transaction (issue 17: 11 round trips before): one reads the token
+// with its grant, membership and child; one rotates, atomically: it marks the token rotated only
+// if it still is not (nor revoked), and inserts the child and touches the grant in the same
+// statement. Of concurrent refreshes of one token exactly one rotates; the others see the token
+// rotated when they read it again and get the grace answer (the same current token): the chain
+// never forks. Rotation and revocation only ever move forward (rotatedAt and revokedAt are never
+// cleared), so a decision to revoke taken on what was read stays right when it is carried out.
 
 export const REFRESH_GRACE_SECONDS = 60;
 
-type Outcome = { kind: "issued"; granted: Granted } | { kind: "reused" };
-type TokenRow = NonNullable<Awaited<ReturnType<typeof loadToken>>>;
-type ChildRow = Awaited<ReturnType<typeof childOf>>;
+interface TokenState {
+  id: string;
+  grantId: string;
+  scopes: string[];
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+  grantClientId: string;
+  grantRevokedAt: Date | null;
+  orgId: string;
+  userId: string;
+  member: boolean;
+  childId: string | null;
+  childHash: string | null;
+  childExpiresAt: Date | null;
+  childRotatedAt: Date | null;
+  childRevokedAt: Date | null;
+}
 
-const loadToken = (tx: Tx, tokenHash: string) => tx.oAuthRefreshToken.findUnique({ where: { tokenHash }, include: { grant: true } });
+/** The presented token, its grant, whether the user is still a member, and its child (if rotated). */
+async function readToken(tokenHash: string): Promise<TokenState | undefined> {
+  const [row] = await db.$queryRaw<TokenState[]>`
+    SELECT t."id", t."grantId", t."scopes", t."expiresAt", t."rotatedAt", t."revokedAt",
+      g."clientId" AS "grantClientId", g."revokedAt" AS "grantRevokedAt", g."orgId", g."userId",
+      EXISTS (SELECT 1 FROM "Membership" m WHERE m."orgId" = g."orgId" AND m."userId" = g."userId") AS "member",
+      c."id" AS "childId", c."tokenHash" AS "childHash", c."expiresAt" AS "childExpiresAt", c."rotatedAt" AS "childRotatedAt", c."revokedAt" AS "childRevokedAt"
+    FROM "OAuthRefreshToken" t
+    JOIN "OAuthGrant" g ON g."id" = t."grantId"
+    LEFT JOIN "OAuthRefreshToken" c ON c."parentId" = t."id"
+    WHERE t."tokenHash" = ${tokenHash}`;
+  return row;
+}
 
-async function rotate(tx: Tx, token: TokenRow): Promise<string> {
-  if (token.expiresAt <= new Date()) throw invalidGrant("The refresh token has expired");
-  await tx.oAuthRefreshToken.update({ where: { id: token.id }, data: { rotatedAt: new Date() } });
+/** `timestamp(3)` columns hold UTC: an ISO string cast to timestamp keeps its UTC wall time. */
+const utc = (d: Date) => d.toISOString();
+
+/**
+ * Marks the token rotated and stores its child, in one statement; false when another refresh
+ * rotated it first (or it or its grant was revoked meanwhile). Returns the child's plaintext.
+ */
+async function rotate(token: TokenState): Promise<string | null> {
+  const now = new Date();
+  const id = randomUUID();
+  const plaintext = refreshTokenFor(id);
+  const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
   // RFC 6749 6: the new refresh token keeps the scope of the one presented, even when the access
   // token is narrowed.
-  return createRefreshToken(tx, { grantId: token.grantId, scopes: token.scopes, parentId: token.id });
+  const [row] = await db.$queryRaw<{ rotated: number }[]>`
+    WITH live_grant AS (
+      -- The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
+      SELECT "id" FROM "OAuthGrant" WHERE "id" = ${token.grantId}::uuid AND "revokedAt" IS NULL FOR UPDATE
+    ), rotated AS (
+      UPDATE "OAuthRefreshToken" SET "rotatedAt" = ${utc(now)}::timestamp
+      WHERE "id" = ${token.id}::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL AND EXISTS (SELECT 1 FROM live_grant)
+      RETURNING "id", "grantId"
+    ), child AS (
+      INSERT INTO "OAuthRefreshToken" ("id", "grantId", "parentId", "tokenHash", "scopes", "expiresAt", "createdAt")
+      SELECT ${id}::uuid, "grantId", "id", ${refreshTokenHash(plaintext)}, ${token.scopes}::text[], ${utc(expiresAt)}::timestamp, ${utc(now)}::timestamp
+      FROM rotated
+      RETURNING "id"
+    ), used AS (
+      UPDATE "OAuthGrant" SET "lastUsedAt" = ${utc(now)}::timestamp WHERE "id" IN (SELECT "grantId" FROM rotated)
+    )
+    SELECT count(*)::int AS "rotated" FROM child`;
+  return row?.rotated === 1 ? plaintext : null;
 }
 
 /** Within the grace: the chain's current token (the presented token's child) again, recomputed from its id (see refresh-token-value.ts). */
-function current(leaf: ChildRow): string {
-  if (!leaf || leaf.revokedAt || leaf.expiresAt <= new Date()) throw invalidGrant("The refresh token is no longer valid");
-  const plaintext = refreshTokenFor(leaf.id);
-  // Differs only if APP_ENCRYPTION_KEY changed since the leaf was issued: refuse, revoke nothing.
-  if (refreshTokenHash(plaintext) !== leaf.tokenHash) throw invalidGrant("The refresh token has been replaced; use the current one");
+function current(token: TokenState): string {
+  if (!token.childId || token.childRevokedAt || !token.childExpiresAt || token.childExpiresAt <= new Date()) {
+    throw invalidGrant("The refresh token is no longer valid");
+  }
+  const plaintext = refreshTokenFor(token.childId);
+  // Differs only if APP_ENCRYPTION_KEY changed since the child was issued: refuse, revoke nothing.
+  if (refreshTokenHash(plaintext) !== token.childHash) throw invalidGrant("The refresh token has been replaced; use the current one");
   return plaintext;
 }
 
-async function refreshInTx(tx: Tx, client: AuthenticatedClient, tokenHash: string, requested: Scope[] | undefined): Promise<Outcome> {
-  const token = await loadToken(tx, tokenHash);
-  if (!token || token.grant.clientId !== client.id) throw invalidGrant("The refresh token is invalid");
-  if (token.revokedAt || token.grant.revokedAt) throw invalidGrant("The refresh token has been revoked");
-  const inGrace = token.rotatedAt !== null && Date.now() - token.rotatedAt.getTime() <= REFRESH_GRACE_SECONDS * 1000;
-  // Only the previous token has the grace: its child must be the current token, not rotated itself.
-  const child = inGrace ? await childOf(tx, token.id) : null;
-  if (token.rotatedAt !== null && (!inGrace || child?.rotatedAt)) {
-    await revokeGrantInTx(tx, { grantId: token.grantId, reason: "refresh_token_reuse", actor: { type: "system" } });
-    return { kind: "reused" };
-  }
-  const { grant } = token;
-  await requireMembership(tx, grant.orgId, grant.userId);
-  const scopes = accessScopes(token.scopes, requested, client.allowedScopes);
-  const refreshToken = inGrace ? current(child) : await rotate(tx, token);
-  await tx.oAuthGrant.update({ where: { id: grant.id }, data: { lastUsedAt: new Date() } });
-  return { kind: "issued", granted: { grantId: grant.id, userId: grant.userId, orgId: grant.orgId, scopes, refreshToken } };
+async function touchGrant(grantId: string): Promise<void> {
+  await db.$executeRaw`UPDATE "OAuthGrant" SET "lastUsedAt" = ${utc(new Date())}::timestamp WHERE "id" = ${grantId}::uuid`;
 }
+
+const REUSED = "The refresh token was already used; the authorization is revoked and the user must authorize again";
 
 export async function refreshAccessToken(client: AuthenticatedClient, params: OAuthParams): Promise<Granted> {
   const tokenHash = refreshTokenHash(requireParam(params, "refresh_token"));
-  const requested = parseRequestedScope(params.get("scope"));
-  const found = await db.oAuthRefreshToken.findUnique({ where: { tokenHash }, select: { grantId: true } });
-  if (!found) throw invalidGrant("The refresh token is invalid");
-  const outcome = await db.$transaction(async (tx) => {
-    await lockGrant(tx, found.grantId);
-    return refreshInTx(tx, client, tokenHash, requested);
-  });
-  if (outcome.kind === "reused") {
-    throw invalidGrant("The refresh token was already used; the authorization is revoked and the user must authorize again");
+  const requested: Scope[] | undefined = parseRequestedScope(params.get("scope"));
+  // At most twice: a second read follows only a lost race to rotate, and then the token is rotated.
+  for (let attempt = 0; ; attempt++) {
+    const token = await readToken(tokenHash);
+    if (!token || token.grantClientId !== client.id) throw invalidGrant("The refresh token is invalid");
+    if (token.revokedAt || token.grantRevokedAt) throw invalidGrant("The refresh token has been revoked");
+    const inGrace = token.rotatedAt !== null && Date.now() - token.rotatedAt.getTime() <= REFRESH_GRACE_SECONDS * 1000;
+    // Only the previous token has the grace: its child must be the current token, not rotated itself.
+    if (token.rotatedAt !== null && (!inGrace || token.childRotatedAt)) {
+      await revokeGrantBySystem(token.grantId, "refresh_token_reuse");
+      throw invalidGrant(REUSED);
+    }
+    if (!token.member) throw invalidGrant("The user is no longer a member of the organization");
+    const scopes = accessScopes(token.scopes, requested, client.allowedScopes);
+    const granted = { grantId: token.grantId, userId: token.userId, orgId: token.orgId, scopes };
+    if (inGrace) {
+      const refreshToken = current(token);
+      await touchGrant(token.grantId);
+      return { ...granted, refreshToken };
+    }
+    if (token.expiresAt <= new Date()) throw invalidGrant("The refresh token has expired");
+    const refreshToken = await rotate(token);
+    if (refreshToken) return { ...granted, refreshToken };
+    if (attempt > 0) throw invalidGrant("The refresh token is no longer valid");
   }
-  return outcome.granted;
 }

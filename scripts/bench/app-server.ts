@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { startDurableServices } from "../test/durable-services.ts";
+import { startBenchServices } from "./services.ts";
+
+// The production build (`next build` beforehand) started for the API benchmarks, on fresh
+// services, with the framework-floor route on (BENCH_FLOOR=1, app/api/bench-floor/route.ts) and
+// a local Inngest executor, as the end-to-end server has. Ports: BENCH_PORT (default 3700).
+// BENCH_CPU_PROF=DIR writes a V8 CPU profile of the server there when it stops
+// (read it with `node scripts/bench/anchors/cpuprofile-areas.mjs FILE`).
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+export const benchPort = (offset = 0) => Number(process.env["BENCH_PORT"] ?? 3700) + offset;
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** CPU time (user + system) the process has used so far, in ms (from /proc). */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+/** CPU time of a process from /proc/PID/stat (utime + stime, in clock ticks of 10 ms). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Starts a Node process and resolves when a line of its output matches `ready` (the line is
+ * returned). Its output goes to this process's stderr with a prefix, once ready only if `quiet`
+ * is false.
+ */
+export async function startProcess(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp | (() => Promise<boolean>),
+): Promise<RunningProcess & { readyLine: string }> {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let readyLine = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s`)), 120_000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    let buffered = "";
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      if (process.env["BENCH_VERBOSE"]) process.stderr.write(`[${name}] ${text}`);
+      if (ready instanceof RegExp && !readyLine) {
+        buffered += text;
+        const line = buffered.split("\n").find((l) => ready.test(l));
+        if (line) {
+          readyLine = line;
+          done();
+        }
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
+    if (typeof ready === "function") {
+      const poll = async () => {
+        while (child.exitCode === null) {
+          if (await ready().catch(() => false)) return done();
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      void poll();
+    }
+  });
+  return {
+    child,
+    readyLine,
+    cpuMs: () => cpuMsOf(child.pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface BenchApp {
+  url: string;
+  server: RunningProcess;
+  /** The environment of the server (its database, S3, keys), for anchors on the same database. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Fresh services, `seed` run against them in this process, then `next start` of the build. */
+export async function startBenchApp(options: { databaseName: string; seed: () => Promise<void>; env?: Record<string, string> }): Promise<BenchApp> {
+  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build in .next: run `npx next build` first");
+  const port = benchPort();
+  const url = `http://127.0.0.1:${port}`;
+  // The seed issues tokens in this process: their issuer and audience are the server's URL.
+  const services = await startBenchServices({ databaseName: options.databaseName, tmpPrefix: "cp-bench-api-", env: { APP_URL: url } });
+  const log = (line: string) => {
+    if (process.env["BENCH_VERBOSE"]) process.stderr.write(`[bench] ${line}\n`);
+  };
+  const inngest = await startDurableServices(log, "default");
+  try {
+    await options.seed();
+    const { getDb } = await import("@/lib/db");
+    await getDb().$disconnect();
+    const env: Record<string, string> = {
+      ...services.env,
+      ...inngest.env,
+      APP_URL: url,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "warn",
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      // The benchmarks send far more than a day's default quota from one client.
+      API_RATE_LIMIT_PER_DAY: "1000000000",
+      BENCH_FLOOR: "1",
+      ...options.env,
+    };
+    const profileDir = process.env["BENCH_CPU_PROF"];
+    const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+    const server = await startProcess(
+      "next",
+      [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      { ...process.env, ...env },
+      async () => (await fetch(`${url}/healthz`)).ok,
+    );
+    await inngest.sync(`${url}/api/inngest`).catch(() => undefined);
+    return {
+      url,
+      server,
+      env,
+      async stop() {
+        await server.stop();
+        await inngest.stop();
+        await services.stop();
+      },
+    };
+  } catch (error) {
+    await inngest.stop();
+    await services.stop();
+    throw error;
+  }
+}

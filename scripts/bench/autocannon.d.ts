@@ -1,0 +1,27 @@
+// The part of autocannon 9's API the benchmarks use (the package ships no types).
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+  }
+  export interface Result {
+    requests: Histogram & { total: number };
+    latency: Histogram;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    "2xx": number;
+  }
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}

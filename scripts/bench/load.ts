@@ -1,0 +1,122 @@
+import autocannon from "autocannon";
+
+// Load generators of the API benchmarks: autocannon for fixed requests, a chain-following loop
+// for refresh grants. Every round reports throughput, latency and the server's CPU per request.
+
+export const CONNECTIONS = 16;
+export const ROUND_SECONDS = Number(process.env["BENCH_SECONDS"] ?? 6);
+export const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+
+export interface RoundResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Server CPU per successful request, ms (null when the server's CPU cannot be read). */
+  cpuMs: number | null;
+  ok: number;
+  failed: number;
+}
+
+export interface Target {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** CPU time of the process serving it so far, ms. */
+  cpuMs: () => number;
+}
+
+const cpuPer = (before: number, after: number, ok: number) => (Number.isFinite(before) && ok > 0 ? +((after - before) / ok).toFixed(2) : null);
+
+export async function hammer(target: Target, seconds = ROUND_SECONDS): Promise<RoundResult> {
+  const before = target.cpuMs();
+  const r = await autocannon({
+    url: target.url,
+    method: target.method ?? "GET",
+    headers: target.headers,
+    body: target.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const ok = r["2xx"];
+  if (ok === 0 && r.non2xx + r.errors > 0) {
+    // Nothing succeeded: show why once, rather than a table of zeros.
+    const res = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers, body: target.body });
+    console.error(`${target.method ?? "GET"} ${target.url}: ${res.status} ${(await res.text()).slice(0, 500)}`);
+  }
+  return {
+    rps: +(ok / r.duration).toFixed(1),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuMs: cpuPer(before, target.cpuMs(), ok),
+    ok,
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+export interface RefreshSide {
+  url: string;
+  /** client_id:secret, sent as HTTP Basic. */
+  auth: string;
+  /** One refresh token per chain; each chain continues from the token its last response returned. */
+  chains: string[];
+  cpuMs: () => number;
+}
+
+/** Refresh grants for `seconds`, one loop per chain (16 chains: 16 requests in flight). */
+export async function refreshRound(side: RefreshSide, seconds = ROUND_SECONDS): Promise<RoundResult> {
+  const end = Date.now() + seconds * 1000;
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const authorization = "Basic " + Buffer.from(side.auth).toString("base64");
+  const before = side.cpuMs();
+  const started = performance.now();
+  await Promise.all(
+    side.chains.map(async (_, i) => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        const res = await fetch(side.url, {
+          method: "POST",
+          headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: side.chains[i]! }).toString(),
+        });
+        const json = (await res.json()) as { refresh_token?: string; error?: string };
+        latencies.push(performance.now() - t0);
+        if (res.status === 200 && json.refresh_token) {
+          ok++;
+          side.chains[i] = json.refresh_token;
+        } else {
+          failed++;
+          if (failed <= 3) console.error(`refresh at ${side.url}: ${res.status} ${JSON.stringify(json)}`);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? Number.NaN).toFixed(1);
+  return { rps: +(ok / elapsed).toFixed(1), p50: at(0.5), p99: at(0.99), cpuMs: cpuPer(before, side.cpuMs(), ok), ok, failed };
+}
+
+/** Runs the sides in turn, ROUNDS times (interleaved, so drift on a busy machine hits all alike). */
+export async function interleave<K extends string>(sides: Record<K, () => Promise<RoundResult>>, rounds = ROUNDS): Promise<Record<K, RoundResult[]>> {
+  const names = Object.keys(sides) as K[];
+  const out = Object.fromEntries(names.map((n) => [n, [] as RoundResult[]])) as Record<K, RoundResult[]>;
+  for (let i = 0; i < rounds; i++) {
+    for (const name of names) {
+      const r = await sides[name]();
+      out[name].push(r);
+      console.error(`  round ${i + 1} ${name}: ${JSON.stringify(r)}`);
+    }
+  }
+  return out;
+}
+
+/** The median round by throughput. */
+export function medianRound(rounds: RoundResult[]): RoundResult {
+  return [...rounds].sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)]!;
+}
+
+export const describe = (r: RoundResult, unit: string) =>
+  `${r.rps} ${unit}/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.cpuMs !== null ? `, ${r.cpuMs} ms CPU` : ""}${r.failed ? `, ${r.failed} failed` : ""}`;

@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One line of the table `npm run bench` prints: what was measured, against what, and the target. */
+export interface BenchRow {
+  work: string;
+  /** The product's figure, as printed (e.g. "812 grants/s, p50 18 ms, 1.4 ms CPU"). */
+  product: string;
+  /** The anchor's figure, or "—" when the target is absolute. */
+  anchor: string;
+  /** product / anchor (or the figure the target is on), null when there is none. */
+  ratio: number | null;
+  target: string;
+  met: boolean;
+  /** Every measured number, for bench/results.json. */
+  details?: unknown;
+}
+
+/** A benchmark module: `npm run bench` runs every one of scripts/bench/index.ts's list in turn. */
+export interface Bench {
+  name: string;
+  run(): Promise<BenchRow[]>;
+}
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export function printTable(rows: BenchRow[]): void {
+  const cells = rows.map((r) => [r.work, r.product, r.anchor, r.ratio === null ? "—" : r.ratio.toFixed(2), r.target, r.met ? "yes" : "NO"]);
+  const head = ["Work", "Product", "Anchor", "Ratio", "Target", "Met"];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => "| " + c.map((v, i) => v.padEnd(widths[i]!)).join(" | ") + " |";
+  console.log([line(head), "|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|", ...cells.map(line)].join("\n"));
+}
+
+/** bench/results.json (git-ignored: the figures of this machine and this run, not a reference). */
+export function writeResults(rows: BenchRow[], startedAt: Date): string {
+  const file = path.join(root, "bench", "results.json");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ startedAt, finishedAt: new Date(), node: process.version, rows }, null, 2) + "\n");
+  return file;
+}

@@ -1,0 +1,67 @@
+/**
+ * One app instance for the scale-out integration test (lib/api/two-instances.int.test.ts): the
+ * production route handlers of the API and of the Inngest endpoint, and the event relay started
+ * as instrumentation.ts starts it in `next start`, behind a plain node:http server on PORT.
+ * Next.js's router and proxy.ts are left out (they hold no state); what an instance shares with
+ * another (the database, Inngest) and what it holds in memory are the production code's own.
+ *
+ *   node --conditions=react-server --import tsx scripts/test/app-instance.ts   (PORT, and the app's environment)
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+
+import { NextRequest } from "next/server";
+
+import { register } from "../../instrumentation.ts";
+
+type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler>>;
+
+const routes: Array<[RegExp, () => Promise<RouteModule>]> = [
+  [/^\/api\/v1\/me$/, () => import("../../app/api/v1/me/route.ts") as Promise<RouteModule>],
+  [/^\/api\/v1\/portals$/, () => import("../../app/api/v1/portals/route.ts") as Promise<RouteModule>],
+  [/^\/api\/v1\/webhooks$/, () => import("../../app/api/v1/webhooks/route.ts") as Promise<RouteModule>],
+  [/^\/api\/inngest$/, () => import("../../app/api/inngest/route.ts") as Promise<RouteModule>],
+];
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
+  const route = routes.find(([pattern]) => pattern.test(url.pathname));
+  const handler = route ? (await route[1]())[req.method as keyof RouteModule] : undefined;
+  if (!handler) {
+    res.writeHead(404).end();
+    return;
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const request = new NextRequest(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    ...(hasBody ? { duplex: "half" } : {}),
+  });
+  const response = await handler(request, { params: Promise.resolve({}) });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+process.env["NEXT_RUNTIME"] = "nodejs";
+await register();
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    process.stderr.write(`[instance] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+});
+// As `next start` does on SIGTERM/SIGINT: stop accepting connections, then exit (which
+// lib/shutdown.ts holds until the event relay's hand-off in progress is done).
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  });
+}
+server.listen(Number(process.env["PORT"]), "127.0.0.1", () => process.stdout.write(`listening on ${process.env["PORT"]}\n`));
