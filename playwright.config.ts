@@ -9,8 +9,11 @@ const port = Number(process.env["E2E_PORT"] ?? 3100);
 // same host as the links and redirects the app makes.
 const baseURL = `http://localhost:${port}`;
 const ci = !!process.env["CI"];
-/** Where scripts/e2e-server.ts writes its environment (DATABASE_URL, S3_*), one file per port. */
-const serverEnvFile = path.join(os.tmpdir(), `cp-e2e-server-env-${port}.json`);
+/**
+ * Where scripts/e2e-server.ts writes its environment (DATABASE_URL, S3_*), one file per port, for
+ * specs that seed rows or look into storage; set on process.env so the specs' workers see it too.
+ */
+process.env["E2E_SERVER_ENV_FILE"] ??= path.join(os.tmpdir(), `cp-e2e-server-env-${port}.json`);
 
 // Debian's chromium package where installed (CI installs it, see .ci/run): Playwright's own
 // browser download is not available here. Elsewhere, Playwright's bundled Chromium.
@@ -61,9 +64,7 @@ export default defineConfig({
     // made beforehand (`npm test` runs `next build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
-    // The server's environment is written to a file for specs that look into its storage
-    // (e2e/workspace-portal.spec.ts: a deleted portal's objects are gone).
-    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] ?? serverEnvFile },
+    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] },
     // Migrations and the seed on PGlite take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.

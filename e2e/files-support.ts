@@ -1,21 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
+import { e2eDatabase } from "./server-env";
 
 // Rows the files specs need that no page makes (a second organization), written straight into
 // the e2e server's database, whose environment playwright.config.ts has the server write out.
 
-function serverEnv(): Record<string, string> {
-  const port = process.env["E2E_PORT"] ?? "3100";
-  const file = process.env["E2E_SERVER_ENV_FILE"] ?? path.join(tmpdir(), `cp-e2e-server-env-${port}.json`);
-  return JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
-}
-
 async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverEnv()["DATABASE_URL"] });
-  await client.connect();
+  const client = await e2eDatabase();
   try {
     return await fn(client);
   } finally {

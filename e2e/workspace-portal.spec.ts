@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { e2eServerEnv } from "./server-env";
 import { authorizeNewClient, callbackServer, signIn } from "./support";
 
 // The member workspace of a portal (issue 13, everything but Files): the header (workflow state,
@@ -221,8 +219,7 @@ const callback = callbackServer();
 
 /** The e2e server's storage (scripts/e2e-server.ts writes its environment for this). */
 function serverStorage() {
-  const file = process.env["E2E_SERVER_ENV_FILE"] ?? path.join(os.tmpdir(), `cp-e2e-server-env-${process.env["E2E_PORT"] ?? 3100}.json`);
-  const env = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
+  const env = e2eServerEnv();
   const client = new S3Client({
     region: env["S3_REGION"] ?? "us-east-1",
     endpoint: env["S3_ENDPOINT"],

@@ -15,12 +15,15 @@ export function CreateAccountForm({
   email,
   defaultName,
   minPasswordLength,
+  submitLabel = "Create account and open the portal",
 }: {
   action: FormAction<InviteFormState>;
   token: string;
   email: string;
   defaultName: string;
   minPasswordLength: number;
+  /** The member invitation (/join) says "join" instead. */
+  submitLabel?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const errors = state.fieldErrors ?? {};
@@ -28,7 +31,7 @@ export function CreateAccountForm({
     <form action={formAction} className="space-y-4">
       <input type="hidden" name="token" value={token} />
       {state.error ? <Alert>{state.error}</Alert> : null}
-      <p>Create your account for {email} to open the portal.</p>
+      <p>Create your account for {email}.</p>
       <Input label="Your name" id="name" name="name" autoComplete="name" defaultValue={state.values?.name ?? defaultName} required error={errors.name} />
       <Input
         label="Password"
@@ -51,14 +54,24 @@ export function CreateAccountForm({
         error={errors.confirm}
       />
       <Button type="submit" className="w-full" disabled={pending}>
-        Create account and open the portal
+        {submitLabel}
       </Button>
     </form>
   );
 }
 
 /** The invited user, signed in, accepts. */
-export function AcceptForm({ action, token, email }: { action: FormAction<InviteFormState>; token: string; email: string }) {
+export function AcceptForm({
+  action,
+  token,
+  email,
+  submitLabel = "Accept and open the portal",
+}: {
+  action: FormAction<InviteFormState>;
+  token: string;
+  email: string;
+  submitLabel?: string;
+}) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-4">
@@ -66,7 +79,7 @@ export function AcceptForm({ action, token, email }: { action: FormAction<Invite
       {state.error ? <Alert>{state.error}</Alert> : null}
       <p>You are signed in as {email}.</p>
       <Button type="submit" className="w-full" disabled={pending}>
-        Accept and open the portal
+        {submitLabel}
       </Button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
@@ -23,4 +24,5 @@ export const functions = [
   taskReminders,
   sendEmailFunction,
   notifyPortalUsers,
+  dailyDigest,
 ];

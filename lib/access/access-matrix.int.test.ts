@@ -27,6 +27,8 @@ import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
+import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/lib/members/member-invitations";
+import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
@@ -35,6 +37,7 @@ import { createPortal } from "@/lib/portals/create-portal";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
+import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
@@ -169,6 +172,14 @@ const ROWS: Row[] = [
     write: false,
     expect: { ...PORTAL_VIEW, guestNoView: "hidden", guestElsewhere: "hidden", ...LIST },
     run: (viewer) => listPortals({ viewer }),
+    sees: (r, w) => ids(r).includes(w.portalId),
+  }),
+  row({
+    entry: "portals/search-portals:searchPortals",
+    scope: "portal:read",
+    write: false,
+    expect: { ...PORTAL_VIEW, guestNoView: "hidden", guestElsewhere: "hidden", ...LIST },
+    run: (viewer) => searchPortals({ viewer, search: PortalSearchSchema.parse({}) }),
     sees: (r, w) => ids(r).includes(w.portalId),
   }),
   row({
@@ -607,6 +618,52 @@ const ROWS: Row[] = [
     expect: ADMIN_BY_ID,
     prepare: async (w) => (await createTestUser({ orgId: w.orgId, role: "member" })).id,
     run: (viewer, _w, userId) => removeMember({ viewer, userId }),
+  }),
+  row({
+    entry: "members/member-invitations:inviteMember",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => inviteMember({ viewer, email: `invitee-${randomUUID()}@test.example`, role: "member" }),
+  }),
+  row({
+    entry: "members/member-invitations:listMemberInvitations",
+    scope: null,
+    write: false,
+    expect: ORG_ADMINS,
+    run: (viewer) => listMemberInvitations({ viewer }),
+  }),
+  row({
+    entry: "members/member-invitations:revokeMemberInvitation",
+    scope: null,
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await inviteMember({ viewer: w.system, email: `revoked-${randomUUID()}@test.example`, role: "member" })).id,
+    run: (viewer, _w, invitationId) => revokeMemberInvitation({ viewer, invitationId }),
+  }),
+  // The organization's profile: everyone in it reads it (pages show its name); admins change it.
+  row({
+    entry: "organization/profile:getOrgProfile",
+    scope: null,
+    write: false,
+    // Nothing secret (name, plan, colour): an API client's user reads it as on the web.
+    expect: { admin: "ok", member: "ok", ...guests("ok"), guestElsewhere: "ok", otherOrg: "ok", system: "ok", clientWith: "ok", clientWithout: "ok" },
+    run: (viewer) => getOrgProfile({ viewer }),
+  }),
+  row({
+    entry: "organization/profile:updateOrgProfile",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer) => updateOrgProfile({ viewer, name: "Matrix organization", brandColor: "#1f4e79" }),
+  }),
+  row({
+    entry: "organization/profile:updateDefaultGuestPermissions",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    // The defaults the world's guests were made with: the rows after this one see no difference.
+    run: (viewer) => updateDefaultGuestPermissions({ viewer, permissions: { view: true, download: true, upload: true, deleteOwnUploads: false } }),
   }),
   row({
     entry: "workflow/manage-workflow-states:addWorkflowState",

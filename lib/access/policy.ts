@@ -62,7 +62,8 @@ export type OrgAction =
   | "authorizeApps"
   | "deletePortal"
   | "manageMembers"
-  | "manageWorkflowStates";
+  | "manageWorkflowStates"
+  | "manageOrganization";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -90,6 +91,8 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   manageMembers: { scope: null, minRole: "admin" },
   /** Adding, renaming, reordering and removing workflow states; admins, web only. */
   manageWorkflowStates: { scope: null, minRole: "admin" },
+  /** The organization's profile (name, logo, brand colour) and default guest permissions; admins, web only. */
+  manageOrganization: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };

@@ -3,6 +3,8 @@ import { sendEmail } from "@/lib/email/send-email";
 import { fileUploadedEmail } from "@/lib/email/templates/file-uploaded";
 import { taskCompletedEmail } from "@/lib/email/templates/task-completed";
 import { fileWebUrl, portalWebUrl } from "@/lib/portals/links";
+import { keepForDigest } from "./digest";
+import { modeForUser } from "./preferences";
 import { notificationRecipients, type NotificationKind, type Recipient } from "./recipients";
 
 export interface PortalNotification {
@@ -60,8 +62,25 @@ export async function taskCompletedNotification(input: { orgId: string; portalId
   return { notification, recipients: await notificationRecipients({ ...notification }) };
 }
 
-/** Sends one recipient's copy (queued with SMTP, captured without). */
+/**
+ * One recipient's copy, as they chose in their notification settings: sent now (queued with SMTP,
+ * captured without), kept for their daily digest, or not at all.
+ */
 export async function sendNotification(notification: PortalNotification, recipient: Recipient) {
+  const mode = await modeForUser(recipient.userId, notification.kind === "fileUploaded" ? "uploads" : "taskCompletions");
+  if (mode === "off") return { skipped: "off" as const };
+  if (mode === "digest") {
+    const url = portalWebUrl(notification.orgId, notification.portalId);
+    await keepForDigest({
+      userId: recipient.userId,
+      orgId: notification.orgId,
+      kind: notification.kind === "fileUploaded" ? "uploads" : "taskCompletions",
+      subject: notification.subject,
+      text: notification.text,
+      url,
+    });
+    return { skipped: "digest" as const };
+  }
   return sendEmail({
     orgId: notification.orgId,
     to: recipient.email,

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send-email";
+import { routeByPreference } from "@/lib/notifications/digest";
 import { reminderEmail } from "@/lib/email/templates/reminder";
 import { portalWebUrl } from "@/lib/portals/links";
 
@@ -87,6 +88,16 @@ export async function sendTaskReminder({
     });
     const failed: string[] = [];
     for (const to of recipients) {
+      // The guest's notification settings: a reminder may go to their daily digest, or nowhere.
+      const route = await routeByPreference({
+        email: to,
+        orgId,
+        kind: "reminders",
+        subject: message.subject,
+        text: message.text,
+        url: portalWebUrl(orgId, task.portalId),
+      });
+      if (route !== "send") continue;
       const result = await sendEmail({ orgId, to, ...message, template: "reminder" });
       if (result.status === "failed") failed.push(to);
     }

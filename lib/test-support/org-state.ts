@@ -21,6 +21,7 @@ const FULL_ROWS = [
   "WorkflowState",
   "Membership",
   "NotificationSetting",
+  "MemberInvitation",
   "OAuthClient",
 ];
 const IDS_ONLY = ["Event", "OutboundEmail", "OAuthGrant", "OAuthAuthorizationCode"];

@@ -9,18 +9,13 @@
  */
 import { pathToFileURL } from "node:url";
 
-import type { Bench } from "./report.ts";
+import { scalingBench, type Bench, type ScalingResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 export const RATIO_LIMIT = 2;
 const RUNS = 25;
 
-export interface FolderViewBenchResult {
-  smallMs: number;
-  largeMs: number;
-  ratio: number;
-  passed: boolean;
-}
+export type FolderViewBenchResult = ScalingResult;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -99,20 +94,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.exit(result.passed ? 0 : 1);
 }
 
-export const folderViewBench: Bench = {
-  name: "folder view",
-  async run() {
-    const r = await runFolderViewBench();
-    return [
-      {
-        work: "Portal page folder reads, 10k vs 100 files",
-        product: `${r.largeMs} ms at 10k`,
-        anchor: `${r.smallMs} ms at 100`,
-        ratio: r.ratio,
-        target: `< ${RATIO_LIMIT}`,
-        met: r.passed,
-        details: r,
-      },
-    ];
-  },
-};
+export const folderViewBench: Bench = scalingBench(
+  "folder view",
+  "Portal page folder reads, 10k vs 100 files",
+  { small: "100", large: "10k" },
+  RATIO_LIMIT,
+  runFolderViewBench,
+);

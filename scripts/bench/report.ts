@@ -40,3 +40,32 @@ export function writeResults(rows: BenchRow[], startedAt: Date): string {
   writeFileSync(file, JSON.stringify({ startedAt, finishedAt: new Date(), node: process.version, rows }, null, 2) + "\n");
   return file;
 }
+
+/** What a "large against small" benchmark measures: the median of each and their ratio against a limit. */
+export interface ScalingResult {
+  smallMs: number;
+  largeMs: number;
+  ratio: number;
+  passed: boolean;
+}
+
+/** A benchmark whose target is that the large case costs under `limit` times the small one (folder view, portal list). */
+export function scalingBench(name: string, work: string, sizes: { small: string; large: string }, limit: number, measure: () => Promise<ScalingResult>): Bench {
+  return {
+    name,
+    async run() {
+      const r = await measure();
+      return [
+        {
+          work,
+          product: `${r.largeMs} ms at ${sizes.large}`,
+          anchor: `${r.smallMs} ms at ${sizes.small}`,
+          ratio: r.ratio,
+          target: `< ${limit}`,
+          met: r.passed,
+          details: r,
+        },
+      ];
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "@/app/sign-in/actions";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
+import { brandStyle } from "@/lib/organization/brand-style";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -14,11 +15,13 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   const orgs = await listUserOrganizations(user.id);
   const current = orgs.find((o) => o.orgId === orgId);
   if (!current) notFound();
-  // Connected apps: members and admins (only they can authorize apps); API settings: admins of
-  // organizations that have the API.
+  // Settings: members and admins (guests have none); its own navigation lists every page, and
+  // the most used ones stay one click away here. Everyone chooses their own emails.
   const isMember = current.role === "admin" || current.role === "member";
   const showApiSettings = current.role === "admin" && (await hasApiAccess(orgId));
   const links: HeaderLink[] = [
+    { href: `/org/${orgId}`, label: "Portals" },
+    ...(isMember ? [{ href: `/org/${orgId}/settings/profile`, label: "Settings" }] : []),
     ...(showApiSettings
       ? [
           { href: `/org/${orgId}/settings/api`, label: "API settings" },
@@ -26,10 +29,13 @@ export default async function OrgLayout({ children, params }: { children: ReactN
         ]
       : []),
     ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
+    { href: "/account/notifications", label: "My notifications" },
   ];
 
+  // The organization's brand colour replaces the product's for everything below (a style
+  // attribute: the CSP allows those, and the value was validated as #rrggbb when saved).
   return (
-    <div className="min-h-screen">
+    <div className="min-h-screen" style={await brandStyle(orgId)}>
       <AppHeader home={`/org/${orgId}`} links={links}>
         <OrgSwitcher current={orgId} options={orgs} />
         <span className="text-sm text-slate-600" data-testid="signed-in-as">

@@ -1,51 +1,101 @@
+import { FolderPlus, SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { CreatePortalDialog } from "@/components/portals/create-portal-dialog";
+import { PortalFilters } from "@/components/portals/portal-filters";
+import { PortalTable } from "@/components/portals/portal-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
+import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
-import { listPortals } from "@/lib/portals/list-portals";
-import { portalPath } from "@/lib/portals/links";
+import { getOrgProfile } from "@/lib/organization/profile";
+import { PortalSearchSchema, searchPortals, type PortalSearch } from "@/lib/portals/search-portals";
+import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
+import { createPortalAction } from "./actions";
 
 export const metadata: Metadata = { title: "Portals" };
 
-export default async function PortalListPage({ params }: { params: Promise<{ orgId: string }> }) {
+type Query = Record<string, string | string[] | undefined>;
+
+/** The list's URL with `search` changed: only non-default values, so links stay short. */
+function listHref(orgId: string, search: PortalSearch, change: Partial<Record<keyof PortalSearch, string | undefined>>): string {
+  const params = new URLSearchParams();
+  const merged: Record<string, string | undefined> = {
+    q: search.q,
+    tag: search.tag,
+    state: search.state,
+    status: search.status === "active" ? undefined : search.status,
+    templates: search.templates ? "1" : undefined,
+    sort: search.sort === "name" ? undefined : search.sort,
+    ...change,
+  };
+  for (const [k, v] of Object.entries(merged)) if (v) params.set(k, v);
+  const qs = params.toString();
+  return `/org/${orgId}${qs ? `?${qs}` : ""}`;
+}
+
+export default async function PortalListPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<Query> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId);
   if (!viewer) notFound();
-  const { items: portals } = await listPortals({ viewer });
+  const raw = await searchParams;
+  const search = PortalSearchSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
+  const staff = mayOrg(viewer, "createPortal");
+  const [page, states, profile, templates] = await Promise.all([
+    searchPortals({ viewer, search }),
+    staff ? listWorkflowStates({ viewer }) : Promise.resolve([]),
+    getOrgProfile({ viewer }),
+    staff ? searchPortals({ viewer, search: PortalSearchSchema.parse({ templates: "1", sort: "name" }), pageSize: 200 }) : null,
+  ]);
+  const filtered = Boolean(search.q || search.tag || search.state || search.status !== "active");
+  const what = search.templates ? "templates" : "portals";
 
   return (
-    <div>
-      <h1 className="mb-6 text-2xl font-semibold">Portals</h1>
-      {portals.length === 0 ? (
-        <p className="text-slate-600">No portals yet.</p>
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">{search.templates ? "Templates" : "Portals"}</h1>
+        {staff ? (
+          <CreatePortalDialog
+            action={createPortalAction.bind(null, orgId)}
+            templates={(templates?.items ?? []).map((t) => ({ id: t.id, name: t.name }))}
+            templatesAllowed={profile.plan !== "free"}
+            plan={profile.plan}
+          />
+        ) : null}
+      </div>
+      {staff ? <PortalFilters action={`/org/${orgId}`} search={search} states={states} /> : null}
+      {page.items.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            icon={SearchX}
+            title={`No ${what} match these filters`}
+            action={
+              <Link className="text-brand underline" href={listHref(orgId, search, { q: undefined, tag: undefined, state: undefined, status: undefined })}>
+                Clear the search and filters
+              </Link>
+            }
+          >
+            Try another name or tag, or look at archived ones too.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={FolderPlus} title={`No ${what} yet`}>
+            {staff
+              ? search.templates
+                ? "Create a portal with “Save as a template”, add the folders every client needs, then start new portals from it."
+                : "Create a portal with “New portal”, then invite your client as a guest."
+              : "You have not been given access to any portal here yet."}
+          </EmptyState>
+        )
       ) : (
-        // On a phone the table scrolls inside its box; the page itself never gets wider than the screen.
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-sm">
-            <thead className="bg-slate-100 text-left text-slate-600">
-              <tr>
-                <th className="px-4 py-2">Name</th>
-                <th className="px-4 py-2">Workflow state</th>
-                <th className="hidden px-4 py-2 sm:table-cell">Tags</th>
-                <th className="px-4 py-2">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {portals.map((p) => (
-                <tr key={p.id} className="border-t border-slate-100" data-testid="portal-row">
-                  <td className="px-4 py-2">
-                    <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>
-                      {p.name}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-2">{p.workflowState?.name ?? "—"}</td>
-                  <td className="hidden px-4 py-2 sm:table-cell">{p.tags.join(", ")}</td>
-                  <td className="px-4 py-2">{p.archived ? "Archived" : "Active"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <PortalTable orgId={orgId} rows={page.items} caption={search.templates ? "Templates" : "Portals"} />
+          <Pagination
+            summary={`${page.items.length} ${what} on this page`}
+            previousHref={page.previous ? listHref(orgId, search, { before: page.previous }) : null}
+            nextHref={page.next ? listHref(orgId, search, { after: page.next }) : null}
+          />
+        </>
       )}
     </div>
   );

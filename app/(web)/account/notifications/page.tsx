@@ -1,0 +1,61 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActionForm } from "@/components/settings/action-form";
+import { Card } from "@/components/ui/card";
+import { listUserOrganizations } from "@/lib/access/organizations";
+import { requireUser } from "@/lib/auth/session";
+import { getNotificationPreferences, NOTIFICATION_KINDS, type NotificationPreferenceKind } from "@/lib/notifications/preferences";
+import { notificationPreferencesAction } from "./actions";
+
+export const metadata: Metadata = { title: "My notifications" };
+
+const KINDS: Record<NotificationPreferenceKind, { label: string; hint: string }> = {
+  uploads: { label: "Uploads", hint: "A file was uploaded to a portal you work in." },
+  taskCompletions: { label: "Task completions", hint: "A task in one of your portals was completed." },
+  reminders: { label: "Reminders", hint: "A task assigned to you is due soon or overdue." },
+  invitations: { label: "Invitations", hint: "Someone accepted an invitation to a portal." },
+};
+const MODES = [
+  { value: "immediately", label: "Immediately" },
+  { value: "digest", label: "Daily digest" },
+  { value: "off", label: "Off" },
+] as const;
+
+/** Every signed-in user, guests included, chooses per kind of email: now, in a daily digest, or never. */
+export default async function NotificationsPage() {
+  const user = await requireUser("/account/notifications");
+  const [prefs, orgs] = await Promise.all([getNotificationPreferences(user.id), listUserOrganizations(user.id)]);
+  const home = orgs[0] ? `/org/${orgs[0].orgId}` : "/";
+  return (
+    <main className="mx-auto max-w-3xl space-y-6 px-4 py-6 md:py-8">
+      <Link href={home} className="text-sm text-brand underline">
+        Back to Client Portals
+      </Link>
+      <div>
+        <h1 className="text-2xl font-semibold">My notifications</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Choose which emails you get at {user.email}. The daily digest collects the day&apos;s updates in one email each morning (07:00 UTC). Invitations to
+          new portals and sign-in links are always sent.
+        </p>
+      </div>
+      <Card>
+        <ActionForm action={notificationPreferencesAction} submitLabel="Save">
+          {NOTIFICATION_KINDS.map((kind) => (
+            <fieldset key={kind} className="border-b border-slate-100 pb-4" data-testid={`notify-${kind}`}>
+              <legend className="font-medium">{KINDS[kind].label}</legend>
+              <p className="mb-2 text-sm text-slate-600">{KINDS[kind].hint}</p>
+              <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+                {MODES.map((m) => (
+                  <label key={m.value} className="inline-flex items-center gap-2">
+                    <input type="radio" name={kind} value={m.value} defaultChecked={prefs[kind] === m.value} className="size-4 accent-brand" />
+                    {m.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ))}
+        </ActionForm>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,116 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ActionForm } from "@/components/settings/action-form";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { Table, Td, Th } from "@/components/ui/table";
+import { mayOrg } from "@/lib/access/policy";
+import { findWebViewer } from "@/lib/access/web-viewer";
+import { listMembers } from "@/lib/members/manage-members";
+import { listMemberInvitations } from "@/lib/members/member-invitations";
+import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "./actions";
+
+export const metadata: Metadata = { title: "Members" };
+
+const ROLES = [
+  { value: "member", label: "Member" },
+  { value: "admin", label: "Admin" },
+];
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/members`);
+  if (!viewer || !mayOrg(viewer, "manageMembers")) notFound();
+  const [members, invitations] = await Promise.all([listMembers({ viewer }), listMemberInvitations({ viewer })]);
+  const invite = inviteMemberAction.bind(null, orgId);
+  const changeRole = changeRoleAction.bind(null, orgId);
+  const remove = removeMemberAction.bind(null, orgId);
+  const revoke = revokeInvitationAction.bind(null, orgId);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Members</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Members see and work in every portal; admins also manage these settings. Removing someone ends their access and their connected apps at once.
+        </p>
+      </div>
+      <Card title="Invite a colleague">
+        <ActionForm action={invite} submitLabel="Send invitation" inline>
+          <div className="min-w-56 flex-1">
+            <Input label="Email address" id="invite-email" name="email" type="email" required autoComplete="off" />
+          </div>
+          <Select label="Role" id="invite-role" name="role" options={ROLES} defaultValue="member" />
+        </ActionForm>
+      </Card>
+      {invitations.length > 0 ? (
+        <Table caption="Pending invitations" showCaption>
+          <thead>
+            <tr>
+              <Th>Email</Th>
+              <Th>Role</Th>
+              <Th>Expires</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {invitations.map((i) => (
+              <tr key={i.id} data-testid="invitation-row">
+                <Td>{i.email}</Td>
+                <Td>{i.role}</Td>
+                <Td>{dateFormat.format(i.expiresAt)}</Td>
+                <Td>
+                  <ActionForm action={revoke} submitLabel="Withdraw" variant="secondary" inline label={`Withdraw the invitation to ${i.email}`}>
+                    <input type="hidden" name="invitationId" value={i.id} />
+                  </ActionForm>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+      <Table caption="Members" showCaption>
+        <thead>
+          <tr>
+            <Th>Name</Th>
+            <Th>Role</Th>
+            <Th>
+              <span className="sr-only">Remove</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {members.map((m) => {
+            const who = m.name ?? m.email;
+            return (
+              <tr key={m.userId} data-testid="member-row" aria-label={m.email}>
+                <Td>
+                  <p className="font-medium">
+                    {who} {m.userId === viewer.userId ? <Badge tone="brand">You</Badge> : null}
+                  </p>
+                  <p className="text-xs text-slate-600">{m.email}</p>
+                </Td>
+                <Td>
+                  <ActionForm action={changeRole} submitLabel="Change role" variant="secondary" inline label={`Change role of ${m.email}`}>
+                    <input type="hidden" name="userId" value={m.userId} />
+                    <Select label={`Role of ${m.email}`} hideLabel id={`role-${m.userId}`} name="role" options={ROLES} defaultValue={m.role} />
+                  </ActionForm>
+                </Td>
+                <Td>
+                  <ActionForm action={remove} submitLabel="Remove" variant="danger" inline label={`Remove ${m.email}`}>
+                    <input type="hidden" name="userId" value={m.userId} />
+                  </ActionForm>
+                </Td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ActionForm } from "@/components/settings/action-form";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { mayOrg } from "@/lib/access/policy";
+import { findWebViewer } from "@/lib/access/web-viewer";
+import { getOrgProfile } from "@/lib/organization/profile";
+import { profileAction } from "./actions";
+
+export const metadata: Metadata = { title: "Organization profile" };
+
+export default async function ProfilePage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/profile`);
+  if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
+  const profile = await getOrgProfile({ viewer });
+  const admin = mayOrg(viewer, "manageOrganization");
+  const api = profile.plan === "enterprise" && profile.apiEnabled;
+
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Organization profile</h1>
+      <Card title="Name and brand">
+        {admin ? (
+          <ActionForm action={profileAction.bind(null, orgId)} submitLabel="Save profile">
+            <Input label="Organization name" id="org-name" name="name" defaultValue={profile.name} required maxLength={200} />
+            <Input
+              label="Brand colour"
+              id="org-brand"
+              name="brandColor"
+              defaultValue={profile.brandColor ?? ""}
+              placeholder="#1f4e79"
+              pattern="#[0-9a-fA-F]{6}"
+              hint="A hex colour such as #1f4e79, used for buttons and links on portal and guest pages and in emails. It must be dark enough for white text (4.5:1). Leave empty for the default."
+            />
+          </ActionForm>
+        ) : (
+          <dl className="text-sm">
+            <dt className="font-medium">Name</dt>
+            <dd>{profile.name}</dd>
+          </dl>
+        )}
+      </Card>
+      <Card title="Plan and API access">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+          <dt className="font-medium">Plan</dt>
+          <dd data-testid="org-plan">{profile.plan}</dd>
+          <dt className="font-medium">API access</dt>
+          <dd>{api ? <Badge tone="success">Enabled</Badge> : <Badge>Not available</Badge>}</dd>
+        </dl>
+        <p className="mt-3 text-sm text-slate-600">
+          The plan and API access are set by Client Portals support. Templates need a business or enterprise plan; the API needs enterprise with API access
+          enabled.
+        </p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { Search } from "lucide-react";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import type { PortalSearch } from "@/lib/portals/search-portals";
+
+/**
+ * The list's search and filters: a plain GET form, so every choice is in the URL (shareable, the
+ * back button returns to the previous one) and works before any script has loaded.
+ */
+export function PortalFilters({ action, search, states }: { action: string; search: PortalSearch; states: { id: string; name: string }[] }) {
+  return (
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label="Portals"
+      className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-6 md:items-end"
+    >
+      <div className="col-span-2">
+        <Input label="Search by name" id="portal-q" name="q" type="search" defaultValue={search.q ?? ""} placeholder="e.g. Acme" />
+      </div>
+      <Select
+        label="Workflow state"
+        id="portal-state"
+        name="state"
+        defaultValue={search.state ?? ""}
+        placeholder="Any state"
+        options={[{ value: "none", label: "No state" }, ...states.map((s) => ({ value: s.id, label: s.name }))]}
+      />
+      <Input label="Tag" id="portal-tag" name="tag" defaultValue={search.tag ?? ""} placeholder="Exact tag" />
+      <Select
+        label="Status"
+        id="portal-status"
+        name="status"
+        defaultValue={search.status}
+        options={[
+          { value: "active", label: "Active" },
+          { value: "archived", label: "Archived" },
+          { value: "all", label: "Active and archived" },
+        ]}
+      />
+      <Select
+        label="Sort by"
+        id="portal-sort"
+        name="sort"
+        defaultValue={search.sort}
+        options={[
+          { value: "name", label: "Name (A-Z)" },
+          { value: "created", label: "Newest first" },
+          { value: "activity", label: "Last activity" },
+        ]}
+      />
+      <label className="col-span-2 inline-flex items-center gap-2 text-sm md:col-span-3">
+        <input type="checkbox" name="templates" value="1" defaultChecked={search.templates} className="h-4 w-4 accent-brand" />
+        Show templates instead of portals
+      </label>
+      <div className="col-span-2 flex justify-end gap-2 md:col-span-3">
+        <Link href={action} className="self-center px-2 text-sm text-slate-700 underline hover:text-brand">
+          Clear
+        </Link>
+        <Button type="submit">
+          <Search aria-hidden size={16} /> Apply
+        </Button>
+      </div>
+    </form>
+  );
+}

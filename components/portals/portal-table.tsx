@@ -1,0 +1,65 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Table, Td, Th } from "@/components/ui/table";
+import { portalPath } from "@/lib/portals/links";
+import type { PortalListRow } from "@/lib/portals/search-portals";
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** One page of portals: state, tags, task counts, guests and last activity per row. */
+export function PortalTable({ orgId, rows, caption }: { orgId: string; rows: PortalListRow[]; caption: string }) {
+  return (
+    <Table caption={caption}>
+      <thead>
+        <tr>
+          <Th>Name</Th>
+          <Th>Workflow state</Th>
+          <Th>Tags</Th>
+          <Th className="text-right">Open / done tasks</Th>
+          <Th className="text-right">Guests</Th>
+          <Th>Last activity (UTC)</Th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {rows.map((p) => (
+          <tr key={p.id} data-testid="portal-row">
+            <Td>
+              <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>
+                {p.name}
+              </Link>
+              {p.archived ? (
+                <Badge tone="warning" className="ml-2">
+                  Archived
+                </Badge>
+              ) : null}
+              {p.isTemplate ? (
+                <Badge tone="info" className="ml-2">
+                  Template
+                </Badge>
+              ) : null}
+            </Td>
+            <Td data-testid="portal-state">{p.workflowState ?? <span className="text-slate-500">None</span>}</Td>
+            <Td>
+              <span className="flex flex-wrap gap-1">
+                {p.tags.map((t) => (
+                  <Badge key={t}>{t}</Badge>
+                ))}
+              </span>
+            </Td>
+            <Td className="text-right whitespace-nowrap tabular-nums">
+              {p.openTaskCount} / {p.doneTaskCount}
+            </Td>
+            <Td className="text-right tabular-nums">{p.guestCount}</Td>
+            <Td className="whitespace-nowrap">
+              {p.lastActivityAt ? (
+                <time dateTime={p.lastActivityAt.toISOString()}>{dateFormat.format(p.lastActivityAt)}</time>
+              ) : (
+                <span className="text-slate-500">None yet</span>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,133 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { e2eDatabase } from "./server-env";
+import { signIn } from "./support";
+
+// The portal list with 1,000 portals seeded straight into the e2e database (the server writes its
+// environment to E2E_SERVER_ENV_FILE, see playwright.config.ts): search, filter, sort and page
+// through it; then create a portal from a template and see the template's folders in it.
+
+test.describe.configure({ mode: "serial" });
+
+async function seed() {
+  const client = await e2eDatabase();
+  try {
+    const org = await client.query<{ id: string }>(`SELECT id FROM "Organization" WHERE name = 'Demo Accounting LLP'`);
+    const orgId = org.rows[0]!.id;
+    const done = await client.query(`SELECT 1 FROM "Portal" WHERE "orgId" = $1 AND name = 'Seed client 0001'`, [orgId]);
+    if (done.rowCount) return;
+    // Every 10th tagged vip, every 4th "In review", every 50th archived; created after the demo portals.
+    await client.query(
+      `INSERT INTO "Portal" (id, "orgId", name, tags, "workflowStateId", archived, "createdAt", "updatedAt")
+       SELECT gen_random_uuid(), $1, 'Seed client ' || lpad(i::text, 4, '0'),
+              CASE WHEN i % 10 = 0 THEN ARRAY['vip'] ELSE ARRAY[]::text[] END,
+              CASE WHEN i % 4 = 0 THEN (SELECT id FROM "WorkflowState" WHERE "orgId" = $1 AND name = 'In review') END,
+              i % 50 = 0, now() + i * interval '1 second', now()
+       FROM generate_series(1, 1000) i`,
+      [orgId],
+    );
+    const template = await client.query<{ id: string }>(
+      `INSERT INTO "Portal" (id, "orgId", name, "isTemplate", "updatedAt") VALUES (gen_random_uuid(), $1, 'Year-end pack', true, now()) RETURNING id`,
+      [orgId],
+    );
+    for (const name of ["Engagement letter", "Bank statements"]) {
+      await client.query(
+        `INSERT INTO "FileEntry" (id, "orgId", "portalId", "isFolder", name, "updatedAt") VALUES (gen_random_uuid(), $1, $2, true, $3, now())`,
+        [orgId, template.rows[0]!.id, name],
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function look(page: Page, name: string) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test.beforeAll(seed);
+// The specs after this one expect the demo data as seeded.
+test.afterAll(async () => {
+  const client = await e2eDatabase();
+  await client.query(`DELETE FROM "Portal" WHERE name LIKE 'Seed client %' OR name IN ('Year-end pack', 'Brightside Ltd')`);
+  await client.end();
+});
+
+test("1,000 portals: searched, filtered, sorted and paged, every choice in the URL", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
+  const rows = page.getByTestId("portal-row");
+  // Sorted by name: the demo portals first, 50 to a page.
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText("Acme Ltd");
+  await look(page, "list-portals");
+
+  // Page forwards twice and back once; the back button returns to the first page.
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/after=/);
+  await expect(rows.first()).toContainText("Seed client 0049");
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(rows.first()).toContainText("Seed client 0101"); // 0050 and 0100 are archived
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(rows.first()).toContainText("Seed client 0049");
+  await page.goBack();
+  await page.goBack();
+  await expect(rows.first()).toContainText("Seed client 0049");
+
+  // Search by name.
+  await page.goto(page.url().replace(/\?.*$/, ""));
+  await page.getByLabel("Search by name").fill("client 012");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/q=client\+012/);
+  await expect(rows).toHaveCount(10); // 0120-0129
+  await expect(rows.first()).toContainText("Seed client 0120");
+
+  // Filters: tag vip + In review + archived too; a shared link shows the same.
+  await page.getByLabel("Search by name").fill("");
+  await page.getByLabel("Tag").fill("vip");
+  await page.getByLabel("Workflow state").selectOption({ label: "In review" });
+  await page.getByLabel("Status").selectOption("all");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(rows).toHaveCount(50); // i % 20 == 0: 50 portals, archived ones included
+  await expect(page.getByRole("link", { name: "Next" })).toHaveCount(0);
+  const shared = page.url();
+  await page.goto(shared);
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByTestId("portal-state").first()).toHaveText("In review");
+
+  // Archived only, newest first.
+  await page.goto("/");
+  await page.goto(shared.replace(/\?.*$/, "") + "?status=archived&sort=created");
+  await expect(rows).toHaveCount(20);
+  await expect(rows.first()).toContainText("Seed client 1000");
+  await expect(rows.first()).toContainText("Archived");
+
+  // Nothing matches: the empty state says what to do.
+  await page.goto(shared.replace(/\?.*$/, "") + "?q=no-such-client");
+  await expect(page.getByText("No portals match these filters")).toBeVisible();
+  await look(page, "list-portals-empty");
+});
+
+test("a portal created from a template opens with the template's folders", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.getByRole("button", { name: "New portal" }).click();
+  const dialog = page.getByRole("dialog", { name: "New portal" });
+  await dialog.getByLabel("Name").fill("Brightside Ltd");
+  await dialog.getByLabel("Start from").selectOption({ label: "Template: Year-end pack" });
+  await look(page, "list-create-dialog");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await expect(page).toHaveURL(/\/vault\/[0-9a-f-]{36}\/folder\/main$/);
+  await expect(page.getByText("Engagement letter").first()).toBeVisible();
+  await expect(page.getByText("Bank statements").first()).toBeVisible();
+});

@@ -1,0 +1,166 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { e2eDatabase } from "./server-env";
+import { authorizeNewClient, callbackServer, signIn } from "./support";
+
+// Organization settings as the demo admin: members (last admin protected, a role changed, a
+// colleague invited who accepts and sees the portals), workflow states, default guest
+// permissions applied to a newly invited guest, and the notification settings of a guest.
+
+test.describe.configure({ mode: "serial" });
+// Several sign-ins and settings round trips on a slow machine.
+test.setTimeout(180_000);
+const callback = callbackServer();
+const NEW_MEMBER = `colleague-${Date.now()}@demo.test`;
+
+async function look(page: Page, name: string) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+async function admin(page: Page, path: string) {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Organization profile" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: path }).click();
+}
+
+test("members: the last admin is protected, a role changes, an invited colleague joins and sees the portals", async ({ page }) => {
+  await admin(page, "Members");
+  await look(page, "settings-members");
+  const me = page.getByRole("row", { name: "admin@demo.test" });
+  await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  await expect(me.getByRole("alert")).toContainText("An organization needs at least one admin");
+  await me.getByRole("combobox", { name: "Role of admin@demo.test" }).selectOption("member");
+  await me.getByRole("button", { name: "Change role of admin@demo.test" }).click();
+  await expect(me.getByRole("alert")).toContainText("at least one admin");
+
+  // A role change, and back.
+  const member = page.getByRole("row", { name: "member@demo.test" });
+  await member.getByRole("combobox", { name: "Role of member@demo.test" }).selectOption("admin");
+  await member.getByRole("button", { name: "Change role of member@demo.test" }).click();
+  await expect(member.getByRole("status")).toHaveText("Role changed to admin.");
+  await page.reload();
+  await expect(page.getByRole("row", { name: "member@demo.test" }).getByRole("combobox", { name: "Role of member@demo.test" })).toHaveValue("admin");
+  await page.getByRole("row", { name: "member@demo.test" }).getByRole("combobox", { name: "Role of member@demo.test" }).selectOption("member");
+  await page.getByRole("row", { name: "member@demo.test" }).getByRole("button", { name: "Change role of member@demo.test" }).click();
+  await expect(page.getByRole("row", { name: "member@demo.test" }).getByRole("status")).toHaveText("Role changed to member.");
+
+  // Invite a colleague.
+  await page.getByLabel("Email address").fill(NEW_MEMBER);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${NEW_MEMBER}.`)).toBeVisible();
+  await expect(page.getByTestId("invitation-row")).toContainText(NEW_MEMBER);
+
+  await page.context().clearCookies();
+  await page.goto("/dev/mailbox");
+  const texts = await page.getByTestId("mail-text").allTextContents();
+  const link = texts.find((t) => t.includes("/join/") && t.includes("Demo Accounting LLP"))?.match(/https?:\/\/\S+\/join\/[A-Za-z0-9_-]+/)?.[0];
+  expect(link, "the captured invitation holds a join link").toBeTruthy();
+  await page.goto(link!);
+  await expect(page.getByText("Join Demo Accounting LLP as a member")).toBeVisible();
+  await look(page, "settings-join");
+  await page.getByLabel("Your name").fill("Casey Colleague");
+  await page.getByLabel("Password", { exact: true }).fill("a-colleague-password");
+  await page.getByLabel("Repeat the password").fill("a-colleague-password");
+  await page.getByRole("button", { name: "Create account and join" }).click();
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("signed-in-as")).toHaveText("Casey Colleague");
+  await expect(page.getByTestId("portal-row").first()).toContainText("Acme Ltd");
+  // The link works once.
+  await page.goto(link!);
+  await expect(page.getByText("Invitation already used")).toBeVisible();
+});
+
+test("workflow states: add, reorder, and remove; a used one is refused with its portals named", async ({ page }) => {
+  await admin(page, "Workflow states");
+  await page.getByLabel("Name", { exact: true }).fill("Quality check");
+  await page.getByRole("button", { name: "Add state" }).click();
+  const states = page.getByTestId("workflow-state");
+  await expect(states.last()).toHaveAccessibleName("Quality check");
+  await page.getByRole("button", { name: "Move up Quality check" }).click();
+  await expect(states.nth(3)).toHaveAccessibleName("Quality check");
+  await expect(states.nth(4)).toHaveAccessibleName("Complete");
+  await look(page, "settings-workflow-states");
+
+  const used = page.getByRole("listitem", { name: "Waiting on client" });
+  await used.getByRole("button", { name: "Remove Waiting on client" }).click();
+  await expect(used.getByRole("alert")).toContainText("Acme Ltd");
+  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(0);
+  await expect(states).toHaveCount(4);
+});
+
+test("default guest permissions are given to a guest invited afterwards", async ({ page, request }) => {
+  await admin(page, "Guest defaults");
+  await page.getByLabel("Upload files").uncheck();
+  await page.getByLabel("Delete their own uploads").check();
+  await page.getByRole("button", { name: "Save defaults" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved.");
+  await look(page, "settings-guest-defaults");
+
+  // authorizeNewClient signs in afresh.
+  await page.context().clearCookies();
+  const { accessToken } = await authorizeNewClient(page, request, { name: "Defaults bot", redirectUri: callback.uri, scopes: ["portal:read", "guest:invite"] });
+  const headers = { Authorization: `Bearer ${accessToken}` };
+  const portals = (await (await request.get("/api/v1/portals", { headers })).json()) as Array<{ id: string; name: string }>;
+  const acme = portals.find((p) => p.name.includes("Acme Ltd"))!;
+  const email = `defaults-${Date.now()}@client.test`;
+  expect((await request.post(`/api/v1/portals/${acme.id}/guests`, { headers, data: { email } })).status()).toBe(201);
+
+  const db = await e2eDatabase();
+  try {
+    const row = await db.query<{ permissions: unknown }>(`SELECT g.permissions FROM "PortalGuest" g JOIN "User" u ON u.id = g."userId" WHERE u.email = $1`, [
+      email,
+    ]);
+    expect(row.rows[0]?.permissions).toEqual({ view: true, download: true, upload: false, delete: true });
+    // Back to the demo's defaults for the specs after this one.
+    await db.query(
+      `UPDATE "Organization" SET "defaultGuestPermissions" = '{"view": true, "download": true, "upload": true, "delete": false}' WHERE name = 'Demo Accounting LLP'`,
+    );
+  } finally {
+    await db.end();
+  }
+});
+
+test("profile, and a guest's own notification settings", async ({ page }) => {
+  await admin(page, "Profile");
+  await page.getByLabel("Brand colour").fill("#ffee00");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "too light" })).toBeVisible();
+  await expect(page.getByTestId("org-plan")).toHaveText("enterprise");
+  await look(page, "settings-profile");
+  // A dark enough colour becomes the pages' brand colour; then back to the product's.
+  await page.getByLabel("Brand colour").fill("#0B5394");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
+  await page.reload();
+  await expect(page.locator("[style*='--color-brand']").first()).toHaveAttribute("style", /--color-brand:\s*#0b5394/);
+  await page.getByLabel("Brand colour").fill("");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
+
+  await page.context().clearCookies();
+  await page.goto("/sign-in");
+  await signIn(page, "guest@demo.test");
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+  await page.goto("/account/notifications");
+  await page.getByTestId("notify-uploads").getByLabel("Off").check();
+  await page.getByTestId("notify-reminders").getByLabel("Daily digest").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved.");
+  await page.reload();
+  await expect(page.getByTestId("notify-uploads").getByLabel("Off")).toBeChecked();
+  await expect(page.getByTestId("notify-reminders").getByLabel("Daily digest")).toBeChecked();
+  await look(page, "settings-notifications");
+});
