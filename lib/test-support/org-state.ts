@@ -3,7 +3,7 @@
 // sweep (integration tier) and the fuzz tier.
 //
 // Tables the background work updates on its own (the event relay marks events handed over, the
-// job engine records deliveries and sends mail, every token use stamps its grant) are compared by
+// job engine records deliveries and sends mail and digests, every token use stamps its grant) are compared by
 // their row ids only: a refused request must not add or remove rows there either.
 
 const FULL_ROWS = [
@@ -20,11 +20,11 @@ const FULL_ROWS = [
   "AuditLog",
   "WorkflowState",
   "Membership",
-  "NotificationSetting",
   "MemberInvitation",
+  "NotificationSetting",
   "OAuthClient",
 ];
-const IDS_ONLY = ["Event", "OutboundEmail", "OAuthGrant", "OAuthAuthorizationCode"];
+const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "OAuthGrant", "OAuthAuthorizationCode"];
 /** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
 export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */

@@ -69,6 +69,15 @@ export async function createVictim() {
       storageKey: `orgs/${orgId}/files/${randomUUID()}`,
     },
   });
+  const memberInvitation = await db.memberInvitation.create({
+    data: {
+      orgId,
+      email: `invitee-${randomUUID()}@test.example`,
+      tokenHash: randomUUID(),
+      invitedById: api.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
   const portalGuest = await db.portalGuest.findFirstOrThrow({ where: { portalId: portal.id, userId: guest.id } });
   const webhook = await db.webhook.create({
     data: { orgId, url: "https://127.0.0.1:9/victim", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
@@ -76,7 +85,25 @@ export async function createVictim() {
   const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.id, eventType: "portal.created", status: "failed", attemptCount: 4 } });
   // A guest of another portal of the same organization (the web sweep's second caller).
   const outsider = await createOtherPortalGuest(orgId);
-  return { ...api, orgId, states, portal, template, externalId, guest, portalGuest, task, folder, pending, file, trashed, webhook, delivery, outsider };
+  return {
+    ...api,
+    orgId,
+    states,
+    portal,
+    template,
+    externalId,
+    guest,
+    portalGuest,
+    memberInvitation,
+    task,
+    folder,
+    pending,
+    file,
+    trashed,
+    webhook,
+    delivery,
+    outsider,
+  };
 }
 export type Victim = Awaited<ReturnType<typeof createVictim>>;
 
@@ -109,6 +136,8 @@ export function victimSecrets(v: Victim): string[] {
     v.trashed.id,
     v.trashed.name,
     v.portalGuest.id,
+    v.memberInvitation.id,
+    v.memberInvitation.email,
     v.webhook.id,
     v.delivery.id,
     v.guest.id,
@@ -148,6 +177,8 @@ export function portalSecrets(v: Victim): string[] {
     v.trashed.id,
     v.trashed.name,
     v.portalGuest.id,
+    v.memberInvitation.id,
+    v.memberInvitation.email,
     v.webhook.id,
     v.delivery.id,
     v.guest.id,

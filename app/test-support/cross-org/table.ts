@@ -329,6 +329,102 @@ function guestActions(): ActionRow[] {
   ];
 }
 
+/** The rows of an organization-level action: bound to the victim's organization (both callers), and where the form carries an id of the victim's, that id through the attacker's own organization. */
+function orgActionRows(
+  file: string,
+  exportName: string,
+  what: string,
+  page: ActionRow["page"],
+  fields: (v: Victim, a: Attacker) => Fields,
+  own?: WebExpectation,
+): ActionRow[] {
+  const rows = [action(file, exportName, what, both, page, (v, a) => ({ bound: [v.orgId, {}], fields: fields(v, a) }))];
+  if (own)
+    rows.push(
+      action(file, exportName, `${what} through its own organization`, { member: own }, page, (v, a) => ({ bound: [a.orgId, {}], fields: fields(v, a) })),
+    );
+  return rows;
+}
+
+function listActions(): ActionRow[] {
+  const members = "app/(web)/org/[orgId]/settings/members/actions.ts";
+  const states = "app/(web)/org/[orgId]/settings/workflow-states/actions.ts";
+  return [
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/actions.ts",
+      "createPortalAction",
+      "a portal in the victim's organization",
+      (v) => `/org/${v.orgId}`,
+      () => ({ name: "Planted portal" }),
+    ),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/actions.ts",
+      "createPortalAction",
+      "a portal from the victim's template",
+      (v) => `/org/${v.orgId}`,
+      (v) => ({ name: "Stolen", templateId: v.template.id }),
+      "as_unknown",
+    ),
+    ...orgActionRows("app/(web)/org/[orgId]/settings/profile/actions.ts", "profileAction", "the victim's name and colour", settings("profile"), () => ({
+      name: "Renamed",
+      brandColor: "#000000",
+    })),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/settings/guest-defaults/actions.ts",
+      "guestDefaultsAction",
+      "the victim's guest defaults",
+      settings("guest-defaults"),
+      () => ({ view: "on", upload: "on", download: "on", deleteOwnUploads: "on" }),
+    ),
+    ...orgActionRows(members, "inviteMemberAction", "a member into the victim's organization", settings("members"), () => ({
+      email: "intruder@example.com",
+      role: "admin",
+    })),
+    ...orgActionRows(
+      members,
+      "changeRoleAction",
+      "the victim's admin's role",
+      settings("members"),
+      (v) => ({ userId: v.user.id, role: "member" }),
+      "not_found",
+    ),
+    ...orgActionRows(members, "removeMemberAction", "the victim's admin", settings("members"), (v) => ({ userId: v.user.id }), "not_found"),
+    ...orgActionRows(
+      members,
+      "revokeInvitationAction",
+      "the victim's member invitation",
+      settings("members"),
+      (v) => ({ invitationId: v.memberInvitation.id }),
+      "not_found",
+    ),
+    ...orgActionRows(states, "addStateAction", "a workflow state in the victim's organization", settings("workflow-states"), () => ({ name: "Planted" })),
+    ...orgActionRows(
+      states,
+      "renameStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[0]!.id, name: "Renamed" }),
+      "not_found",
+    ),
+    ...orgActionRows(
+      states,
+      "moveStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[0]!.id, direction: "down" }),
+      "as_unknown",
+    ),
+    ...orgActionRows(
+      states,
+      "removeStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[1]!.id }),
+      "not_found",
+    ),
+  ];
+}
+
 export const SWEEP: readonly SweepRow[] = [
   // --- web pages ------------------------------------------------------------------------------
   page("/org/[orgId]", "the victim's portal list", { member: "not_found", guest: "own_only" }, (v) => `/org/${v.orgId}`),
@@ -388,6 +484,14 @@ export const SWEEP: readonly SweepRow[] = [
     { guest: "not_found" },
     (v) => `/org/${v.orgId}/vault/${v.outsider.portal.id}/tasks/${v.task.id}`,
   ),
+  // --- the portal list, the organization's settings, the user's own account (list) -------------
+  page("/org/[orgId]/settings", "the victim's settings (sends to its profile)", both, settings("")),
+  page("/org/[orgId]/settings/profile", "the victim's profile", both, settings("profile")),
+  page("/org/[orgId]/settings/members", "the victim's members and invitations", both, settings("members")),
+  page("/org/[orgId]/settings/workflow-states", "the victim's workflow states", both, settings("workflow-states")),
+  page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
+  page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
+  open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
   open("/", "redirects to the signed-in user's own organization or to sign-in"),
   open("/sign-in", "the sign-in form"),
   open("/sign-in/check-email", "a static notice"),
@@ -504,11 +608,16 @@ export const SWEEP: readonly SweepRow[] = [
   ...portalActions(),
   ...taskActions(),
   ...guestActions(),
+  ...listActions(),
   open("app/invite/[token]/actions.ts#createAccountAndAccept", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#acceptAsSignedIn", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),
   open("app/oauth/consent/actions.ts#consentAction", "the signed-in user's own consent to a client; the authorization request is checked again"),
   open("app/sign-in/actions.ts#signInWithPassword", "signing in"),
+  open("app/join/[token]/actions.ts#createAccountAndJoin", "addressed by the member invitation's secret token, never by an id"),
+  open("app/join/[token]/actions.ts#joinAsSignedIn", "addressed by the member invitation's secret token, never by an id"),
+  open("app/join/[token]/actions.ts#signOutForJoin", "signs the caller out"),
+  open("app/(web)/account/notifications/actions.ts#notificationPreferencesAction", "the signed-in user's own email choices; no id in the form"),
   open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
   open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
 
