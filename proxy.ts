@@ -33,7 +33,8 @@ async function goneInvitationLink(req: NextRequest, forward: Forward): Promise<R
   }
   const view = await findInvitation(token);
   if (view.status !== "expired" && view.status !== "accepted") return null;
-  return new NextResponse(goneHtml(goneInvitation(view), forward.nonce), {
+  const page = { ...goneInvitation(view), ...(view.status === "expired" ? { renewAction: `/invite/${encodeURIComponent(token)}/renew` } : {}) };
+  return new NextResponse(goneHtml(page, forward.nonce), {
     status: 410,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });

@@ -5,7 +5,7 @@ import { e2eDatabase } from "./server-env";
 // Rows the files specs need that no page makes (a second organization), written straight into
 // the e2e server's database, whose environment playwright.config.ts has the server write out.
 
-async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = await e2eDatabase();
   try {
     return await fn(client);

@@ -50,7 +50,7 @@ test("a guest invited through the API opens the emailed link, sets a password an
   await page.getByLabel("Password", { exact: true }).fill("a-new-guest-password");
   await page.getByLabel("Repeat the password").fill("a-new-guest-password");
   await page.getByRole("button", { name: "Create account and open the portal" }).click();
-  await expect(page).toHaveURL(/\/vault\/[0-9a-f-]{36}\/folder\/main$/);
+  await expect(page).toHaveURL(/\/client\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("portal-name")).toContainText("Acme Ltd");
   await expect(page.getByTestId("signed-in-as")).toHaveText("Nia New");
 

@@ -81,9 +81,9 @@ test("a File Request with due date, assignees and reminders", async ({ page }) =
   await dialog.getByLabel("Title").fill("Bank statements 2026");
   await dialog.getByLabel("Description").fill("Every account, January to December");
   // Reminders need a due date first.
-  await expect(dialog.getByLabel("Send reminders")).toBeDisabled();
-  await dialog.getByLabel("Due date").fill("2031-06-30T10:00");
-  await dialog.getByLabel("Send reminders").check();
+  await expect(dialog.getByRole("checkbox", { name: /^Send reminders/ })).toBeDisabled();
+  await dialog.getByLabel(/^Due date/).fill("2031-06-30T10:00");
+  await dialog.getByRole("checkbox", { name: /^Send reminders/ }).check();
   await dialog.getByLabel("Gray Guest (guest@demo.test)").check();
   await dialog.getByLabel("Morgan Member (member@demo.test)").check();
   await dialog.getByRole("button", { name: "Create task" }).click();
@@ -167,7 +167,7 @@ test("invite guests, resend, remove", async ({ page }) => {
   const row = page.getByTestId("guest-row").filter({ hasText: first });
   await expect(row).toContainText("Invited");
   await expect(row).toContainText("Not seen yet");
-  await row.getByRole("button", { name: `Resend the invitation to ${first}` }).click();
+  await row.getByRole("button", { name: `Resend for ${first}` }).click();
   await expect(toast(page, `New invitation sent to ${first}`)).toBeVisible();
   await page
     .getByTestId("guest-row")
@@ -267,6 +267,7 @@ test("permanently delete a portal: typed name, objects gone from storage; member
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "member@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
   await page.goto(`${base}/tasks`);
   await expect(tab(page, "Tasks")).toBeVisible();
   await expect(tab(page, "Settings")).toHaveCount(0);
@@ -275,6 +276,7 @@ test("permanently delete a portal: typed name, objects gone from storage; member
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
   await page.goto(`${base}/settings`);
   await page.getByTestId("delete-portal").click();
   const confirm = page.getByRole("alertdialog");

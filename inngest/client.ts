@@ -52,4 +52,5 @@ export const events = {
   "partner.link_changed": eventType("partner.link_changed", { schema: relayedEventSchemas["partner.link_changed"] }),
   "task.reminders_changed": eventType("task.reminders_changed", { schema: relayedEventSchemas["task.reminders_changed"] }),
   "webhook/delivery.requested": eventType("webhook/delivery.requested", { schema: relayedEventSchemas["webhook/delivery.requested"] }),
+  "partner/push.requested": eventType("partner/push.requested", { schema: relayedEventSchemas["partner/push.requested"] }),
 } satisfies { [T in EventType]: { name: T } };

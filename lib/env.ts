@@ -82,6 +82,15 @@ const schema = z
     /** pino's level: fatal, error, warn, info, debug, trace or silent. */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
+    /**
+     * The organization's PDF signing certificate and key (PKCS#12): a path to a .p12/.pfx file, or
+     * the file itself as `base64:<bytes>`. Unset outside production: a self-signed certificate is
+     * generated once and kept under .data/ (lib/signing/certificate.ts). Unset in production:
+     * signing a document is refused with a message naming these variables.
+     */
+    PDF_SIGNING_P12: optionalString,
+    PDF_SIGNING_P12_PASSWORD: z.string().default(""),
+
     PARTNER_API_URL: optionalUrl,
     PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
     PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),

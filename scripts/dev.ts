@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const { seedDemo, DEMO } = await import("./seed");
   const seeded = await seedDemo();
   log(seeded.created ? "seeded the demo organization" : "demo organization already present");
+  await startPartner(env, seeded.orgId);
 
   const next = spawn(process.execPath, [resolve(root, "node_modules/next/dist/bin/next"), "dev", "-p", String(port)], {
     cwd: root,
@@ -94,6 +95,34 @@ async function main(): Promise<void> {
   next.on("exit", (code) => void shutdown(code ?? 0));
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
+}
+
+/**
+ * Without a real partner (PARTNER_API_URL unset), the sandbox partner (scripts/partner-sandbox.ts)
+ * runs here and the demo organization is connected to it, so a portal can be linked (customer
+ * 123456) and pushes watched in its log.
+ */
+async function startPartner(env: NodeJS.ProcessEnv, demoOrgId: string): Promise<void> {
+  if (env.PARTNER_API_URL) {
+    log(`partner integration: ${env.PARTNER_API_URL} (connect it in Settings, Partner integration)`);
+    return;
+  }
+  const { startPartnerSandbox } = await import("./partner-sandbox");
+  const sandbox = await startPartnerSandbox({ port: Number(env.PARTNER_SANDBOX_PORT ?? 54331) });
+  stops.push(sandbox.close);
+  env.PARTNER_API_URL = sandbox.url;
+  process.env.PARTNER_API_URL = sandbox.url;
+  const { db } = await import("@/lib/db");
+  const { systemViewer } = await import("@/lib/access/viewer");
+  const { connectPartner } = await import("@/lib/partner/connection");
+  const existing = await db.partnerConnection.findUnique({ where: { orgId: demoOrgId }, select: { status: true } });
+  if (!existing) await connectPartner({ viewer: systemViewer(demoOrgId), apiUrl: sandbox.url, apiKey: sandbox.apiKey });
+  log(`partner integration: sandbox partner at ${sandbox.url} (API key ${sandbox.apiKey}; customer 123456 is known; log at ${sandbox.url}/_sandbox/log)`);
+  log(
+    existing
+      ? "partner integration: the demo organization's connection is kept as it was"
+      : "partner integration: the demo organization is connected to the sandbox",
+  );
 }
 
 main().catch(async (e: unknown) => {

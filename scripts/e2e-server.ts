@@ -60,6 +60,12 @@ async function main(): Promise<void> {
     NEXT_TELEMETRY_DISABLED: "1",
     ...durable?.env,
   };
+  // Signing needs the organization's certificate in a production build: a self-signed one per run.
+  if (!env["PDF_SIGNING_P12"]) {
+    const { createSelfSignedP12 } = await import("../lib/signing/certificate.ts");
+    env["PDF_SIGNING_P12_PASSWORD"] = "e2e-signing";
+    env["PDF_SIGNING_P12"] = `base64:${createSelfSignedP12({ commonName: "Demo Accounting LLP (e2e)", password: "e2e-signing" }).toString("base64")}`;
+  }
   // DATABASE_URL named the server; from here on it is the e2e database, for the seed too.
   Object.assign(process.env, env);
 

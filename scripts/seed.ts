@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
+import { seedGuestDemo } from "./seed-guest";
 
 // The demo organization for `npm run dev` and the end-to-end tests. Idempotent: a database that
 // already has the demo admin is left as it is, so restarting keeps whatever was changed.
@@ -120,6 +121,7 @@ export async function seedDemo(): Promise<SeedResult> {
       data: { orgId: org.id, portalId: portal.id, title: "Confirm your address", actionType: "Question", createdById: member.id },
     });
   }
+  await seedGuestDemo({ passwordHash });
   return { created: true, orgId: org.id };
 }
 

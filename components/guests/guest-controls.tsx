@@ -17,7 +17,7 @@ import { PermissionList, type Permissions } from "./permission-list";
 export function InviteGuestsDialog({ portalId, action, defaults }: { portalId: string; action: BoundAction; defaults: Permissions }) {
   const [open, setOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
-  const { state, formAction, pending } = useFormResult(action, () => {
+  const { state, onSubmit, pending } = useFormResult(action, () => {
     setOpen(false);
     setFormKey((k) => k + 1);
   });
@@ -35,7 +35,7 @@ export function InviteGuestsDialog({ portalId, action, defaults }: { portalId: s
         </Button>
       }
     >
-      <form key={formKey} action={formAction} className="space-y-4">
+      <form key={formKey} onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
         <Textarea
@@ -93,7 +93,7 @@ export function GuestRowActions({
         variant="secondary"
         disabled={resending.pending}
         onClick={() => void resending.run({ portalId, guestId }, `New invitation sent to ${email}`)}
-        aria-label={`${accepted ? "Send a new invitation link to" : "Resend the invitation to"} ${email}`}
+        aria-label={`${accepted ? "New link" : "Resend"} for ${email}`}
       >
         <Mail aria-hidden size={14} />
         {accepted ? "New link" : "Resend"}

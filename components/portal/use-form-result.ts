@@ -1,12 +1,14 @@
 "use client";
 
-import { useActionState, useEffect, useRef } from "react";
+import { startTransition, useActionState, useEffect, useRef, type FormEvent } from "react";
 import { useToast } from "@/components/ui/toast";
 import type { BoundAction, PortalActionState } from "./state";
 
 /**
  * useActionState for a dialog's form: on each success a toast (the action's message, else
  * `success`) and `onDone` (close, reset); errors stay in the state for the form to show.
+ * Submitted through `onSubmit` (not `action`), so React does not reset the form after a refused
+ * attempt: nothing typed is lost.
  */
 export function useFormResult(action: BoundAction, onDone: (state: PortalActionState) => void, success?: string) {
   const [state, formAction, pending] = useActionState(action, {});
@@ -23,5 +25,10 @@ export function useFormResult(action: BoundAction, onDone: (state: PortalActionS
     if (message) toast(message);
     done.current(state);
   }, [state, success, toast]);
-  return { state, formAction, pending };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    startTransition(() => formAction(data));
+  };
+  return { state, onSubmit, pending };
 }

@@ -7,9 +7,10 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 
+import { KIND_LABELS, type FieldKind } from "./labels";
+
 // The Fill Form field builder: the fields as the domain stores them (lib/tasks/form-fields.ts).
 
-export type FieldKind = "text" | "textarea" | "number" | "date" | "select" | "checkbox";
 export interface BuilderField {
   key: number;
   label: string;
@@ -18,15 +19,6 @@ export interface BuilderField {
   /** One option a line (single choice only). */
   options: string;
 }
-
-export const KIND_LABELS: Record<FieldKind, string> = {
-  text: "Text",
-  textarea: "Long text",
-  number: "Number",
-  date: "Date",
-  select: "Single choice",
-  checkbox: "Yes / no",
-};
 
 let nextKey = 1;
 export const newField = (kind: FieldKind = "text"): BuilderField => ({ key: nextKey++, label: "", kind, required: false, options: "" });

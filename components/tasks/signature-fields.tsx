@@ -1,8 +1,10 @@
 "use client";
 
 import { useState } from "react";
+import { Uploader } from "@/components/files/uploader";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
+import { placementJson, POSITIONS, type Position } from "./labels";
 
 // A Sign Document's document (a PDF of the portal) and where the signature goes: a signature page
 // added at the end (default), or a box on one page at a corner. Posted as `document_file_id` and
@@ -13,58 +15,64 @@ export interface PdfOption {
   name: string;
 }
 
-const BOX = { width: 0.35, height: 0.1 };
-const MARGIN = 0.05;
-const POSITIONS = {
-  "bottom-right": { x: 1 - MARGIN - BOX.width, y: 1 - MARGIN - BOX.height },
-  "bottom-left": { x: MARGIN, y: 1 - MARGIN - BOX.height },
-  "top-right": { x: 1 - MARGIN - BOX.width, y: MARGIN },
-  "top-left": { x: MARGIN, y: MARGIN },
-} as const;
-type Position = keyof typeof POSITIONS;
-
-export function placementJson(mode: "page" | "box", page: number, position: Position): string {
-  if (mode === "page") return JSON.stringify({ signaturePage: true });
-  return JSON.stringify({ page, ...POSITIONS[position], ...BOX });
-}
-
-/** Reads a stored placement back (for the detail view). */
-export function describePlacement(placement: unknown): string {
-  const p = placement as { signaturePage?: boolean; page?: number; x?: number; y?: number } | null;
-  if (!p || p.signaturePage) return "On a signature page added at the end";
-  const pos = Object.entries(POSITIONS).find(([, v]) => Math.abs(v.x - (p.x ?? -1)) < 0.001 && Math.abs(v.y - (p.y ?? -1)) < 0.001)?.[0];
-  return `On page ${p.page}${pos ? `, ${pos.replace("-", " ")}` : ""}`;
-}
-
 export function SignatureFields({
-  pdfs,
+  orgId,
+  portalId,
+  pdfs: portalPdfs,
   errors,
   initialFileId = "",
 }: {
+  orgId: string;
+  portalId: string;
   pdfs: PdfOption[];
   errors: { document_file_id?: string; placement?: string };
   initialFileId?: string;
 }) {
+  // A PDF uploaded here joins the choices and is chosen.
+  const [pdfs, setPdfs] = useState(portalPdfs);
+  const [fileId, setFileId] = useState(initialFileId);
+  const [uploadNote, setUploadNote] = useState<string | null>(null);
   const [mode, setMode] = useState<"page" | "box">("page");
   const [page, setPage] = useState(1);
   const [position, setPosition] = useState<Position>("bottom-right");
   return (
     <fieldset className="space-y-3">
       <legend className="mb-1 text-sm font-medium text-slate-700">Document to sign</legend>
-      {pdfs.length === 0 ? (
-        <p className="text-sm text-amber-800" role="alert">
-          This portal has no PDF yet: upload the document in the Files tab, then come back.
-        </p>
-      ) : null}
+      {pdfs.length === 0 ? <p className="text-sm text-amber-800">This portal has no PDF yet: upload the document below.</p> : null}
       <Select
         id="document_file_id"
         name="document_file_id"
         label="PDF of this portal"
         placeholder="Choose a PDF"
-        defaultValue={initialFileId}
+        value={fileId}
+        onChange={(e) => setFileId(e.target.value)}
         options={pdfs.map((p) => ({ value: p.id, label: p.name }))}
         error={errors.document_file_id}
       />
+      <details className="rounded-md border border-slate-200 p-3 text-sm">
+        <summary className="cursor-pointer font-medium text-slate-700">Or upload a new PDF</summary>
+        <div className="mt-2">
+          <Uploader
+            orgId={orgId}
+            portalId={portalId}
+            folderId={null}
+            onUploaded={(file) => {
+              if (!file.name.toLowerCase().endsWith(".pdf")) {
+                setUploadNote(`${file.name} was added to the portal, but only a PDF can be signed: upload a PDF.`);
+                return;
+              }
+              setPdfs((list) => [...list.filter((p) => p.id !== file.id), { id: file.id, name: file.name }]);
+              setFileId(file.id);
+              setUploadNote(`${file.name} is the document to sign.`);
+            }}
+          />
+          {uploadNote ? (
+            <p role="status" className="mt-2 text-slate-700">
+              {uploadNote}
+            </p>
+          ) : null}
+        </div>
+      </details>
       <div className="space-y-2 text-sm" role="radiogroup" aria-label="Where the signature goes">
         <label className="flex items-center gap-2">
           <input type="radio" name="placement_mode" checked={mode === "page"} onChange={() => setMode("page")} />

@@ -78,10 +78,10 @@ export function EditFieldsDialog({
 }) {
   const [open, setOpen] = useState(false);
   const [fields, setFields] = useState(() => fromStored(initial));
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog open={open} onOpenChange={setOpen} wide title="Edit form fields" trigger={<Button variant="secondary">Edit fields</Button>}>
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         <input type="hidden" name="fields" value={toPosted(fields)} />
@@ -99,12 +99,14 @@ export function EditFieldsDialog({
 
 /** Choose (another) PDF to sign and where the signature goes. */
 export function EditDocumentDialog({
+  orgId,
   portalId,
   taskId,
   action,
   pdfs,
   current,
 }: {
+  orgId: string;
   portalId: string;
   taskId: string;
   action: BoundAction;
@@ -112,7 +114,7 @@ export function EditDocumentDialog({
   current?: string;
 }) {
   const [open, setOpen] = useState(false);
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog
       open={open}
@@ -120,11 +122,11 @@ export function EditDocumentDialog({
       title="Document to sign"
       trigger={<Button variant="secondary">{current ? "Change document" : "Choose document"}</Button>}
     >
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
-        <SignatureFields pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
+        <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
         <div className="flex justify-end">
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save"}

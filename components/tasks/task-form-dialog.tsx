@@ -12,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { taskActionTypes } from "@/lib/events/types";
+import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
@@ -21,24 +22,6 @@ export interface AssigneeChoice {
   name: string | null;
   email: string;
 }
-
-export const ACTION_LABELS: Record<(typeof taskActionTypes)[number], string> = {
-  General: "General",
-  "Question?": "Question",
-  "File Request": "File Request",
-  "Sign Document": "Sign Document",
-  "Fill Form": "Fill Form",
-};
-
-const ACTION_HINTS: Record<(typeof taskActionTypes)[number], string> = {
-  General: "Something to do, completed by hand.",
-  "Question?": "A question the client answers in the portal.",
-  "File Request": "Files the client uploads; their upload completes the task.",
-  "Sign Document": "A PDF of this portal the client signs.",
-  "Fill Form": "A form with the fields you build below.",
-};
-
-export const REMINDER_HINT = "Emails to the assignees 14, 7 and 3 days before, on the due date and 7 days after, while the task is open";
 
 const who = (a: AssigneeChoice) => (a.name ? `${a.name} (${a.email})` : a.email);
 
@@ -140,6 +123,7 @@ function Footer({ pending, label, onCancel }: { pending: boolean; label: string;
 
 /** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
 export function CreateTaskDialog({
+  orgId,
   portalId,
   action,
   guests,
@@ -147,6 +131,7 @@ export function CreateTaskDialog({
   pdfs,
   trigger,
 }: {
+  orgId: string;
   portalId: string;
   action: BoundAction;
   guests: AssigneeChoice[];
@@ -158,7 +143,7 @@ export function CreateTaskDialog({
   const [type, setType] = useState<(typeof taskActionTypes)[number]>("General");
   const [fields, setFields] = useState<BuilderField[]>(() => [newField()]);
   const [formKey, setFormKey] = useState(0);
-  const { state, formAction, pending } = useFormResult(action, () => {
+  const { state, onSubmit, pending } = useFormResult(action, () => {
     setOpen(false);
     setFields([newField()]);
     setType("General");
@@ -182,7 +167,7 @@ export function CreateTaskDialog({
         )
       }
     >
-      <form key={formKey} action={formAction} className="space-y-4" data-testid="task-form">
+      <form key={formKey} onSubmit={onSubmit} className="space-y-4" data-testid="task-form">
         <input type="hidden" name="portalId" value={portalId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
         <Select
@@ -202,7 +187,7 @@ export function CreateTaskDialog({
             <input type="hidden" name="fields" value={toPosted(fields)} />
           </>
         ) : null}
-        {type === "Sign Document" ? <SignatureFields pdfs={pdfs} errors={errors} /> : null}
+        {type === "Sign Document" ? <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} /> : null}
         <Footer pending={pending} label="Create task" onCancel={() => setOpen(false)} />
       </form>
     </Dialog>
@@ -222,7 +207,7 @@ export function EditTaskDialog({
   initial: { title: string; description: string; dueDate: Date | null; sendReminder: boolean };
 }) {
   const [open, setOpen] = useState(false);
-  const { state, formAction, pending } = useFormResult(action, () => setOpen(false));
+  const { state, onSubmit, pending } = useFormResult(action, () => setOpen(false));
   return (
     <Dialog
       open={open}
@@ -234,7 +219,7 @@ export function EditTaskDialog({
         </Button>
       }
     >
-      <form action={formAction} className="space-y-4">
+      <form onSubmit={onSubmit} className="space-y-4">
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { PDFDocument } from "pdf-lib";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,10 +24,15 @@ import { renameEntry } from "@/lib/files/rename-entry";
 import { restoreEntry } from "@/lib/files/restore-entry";
 import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
+import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
+import { connectPartner, disconnectPartner, getPartnerConnection, testPartnerCredentials } from "@/lib/partner/connection";
+import { listPartnerPushStatuses, resendPartnerPush } from "@/lib/partner/push";
+import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
+import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/lib/members/member-invitations";
 import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
@@ -39,11 +46,13 @@ import { getPortal } from "@/lib/portals/get-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
+import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
+import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
@@ -59,6 +68,8 @@ import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWorkflowStates } from "@/lib/workflow/manage-workflow-states";
+import { createSelfSignedP12 } from "@/lib/signing/certificate";
+import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { getUserViewer, systemViewer, viewerFromApiAuth, type Viewer } from "./viewer";
 
 // The access policy, role x resource x action, for every domain entry point against the real
@@ -98,6 +109,7 @@ interface World {
   adminId: string;
   system: Viewer;
   receiverUrl: string;
+  partnerUrl: string;
 }
 
 interface Row<T = unknown> {
@@ -163,6 +175,42 @@ async function guestUpload(w: World) {
   const { uploadedById } = await db.fileEntry.findUniqueOrThrow({ where: { id: w.fileId } });
   return (await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "upload.pdf", registeredAt: new Date(), uploadedById } })).id;
 }
+
+/** A task of the given type for the client's side (a Fill Form with one optional field). */
+async function clientTask(w: World, action_type: "General" | "Question?" | "Fill Form") {
+  const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: `Client task ${randomUUID()}`, action_type });
+  if (action_type === "Fill Form") await setTaskFormFields({ viewer: w.system, taskId, fields: [{ label: "Notes", kind: "text" }] });
+  return taskId;
+}
+
+/** An open Sign Document task with a one-page PDF stored in S3. */
+async function signTask(w: World) {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  const bytes = Buffer.from(await doc.save());
+  const id = randomUUID();
+  const storageKey = fileStorageKey(w.orgId, id);
+  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
+  await db.fileEntry.create({
+    data: {
+      id,
+      orgId: w.orgId,
+      portalId: w.portalId,
+      name: "sign.pdf",
+      extension: "pdf",
+      contentType: "application/pdf",
+      size: bytes.length,
+      storageKey,
+      registeredAt: new Date(),
+    },
+  });
+  const { taskId } = await createTask({ viewer: w.system, portalId: w.portalId, title: `Sign ${randomUUID()}`, action_type: "Sign Document" });
+  await setSignDocument({ viewer: w.system, taskId, fileId: id, placement: { signaturePage: true } });
+  return taskId;
+}
+
+/** A task the client completes: guests with view, members and admins; another portal's guest does not know it. */
+const CLIENT_TASK = { ...PORTAL_VIEW } as const;
 
 const ROWS: Row[] = [
   // Portals
@@ -400,6 +448,47 @@ const ROWS: Row[] = [
     run: (viewer, w, taskId) => completeTaskByUpload({ viewer, taskId, fileId: w.fileId }),
   }),
   row({
+    entry: "tasks/task-answers:answerQuestion",
+    scope: "task:write",
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: (w) => clientTask(w, "Question?"),
+    run: (viewer, _w, taskId) => answerQuestion({ viewer, taskId, text: "The answer" }),
+  }),
+  row({
+    entry: "tasks/task-answers:submitTaskForm",
+    scope: "task:write",
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: (w) => clientTask(w, "Fill Form"),
+    run: (viewer, _w, taskId) => submitTaskForm({ viewer, taskId, values: {} }),
+  }),
+  row({
+    entry: "tasks/task-answers:markGeneralTaskDone",
+    scope: "task:write",
+    write: true,
+    expect: CLIENT_TASK,
+    prepare: (w) => clientTask(w, "General"),
+    run: (viewer, _w, taskId) => markGeneralTaskDone({ viewer, taskId }),
+  }),
+  row({
+    entry: "signing/sign-document:signDocument",
+    scope: null,
+    write: true,
+    expect: { ...CLIENT_TASK, system: "forbidden" },
+    prepare: signTask,
+    run: (viewer, _w, taskId) =>
+      signDocument({ viewer, taskId, signature: { kind: "typed", name: "Matrix Signer" }, consent: true, ip: "127.0.0.1", userAgent: "matrix" }),
+  }),
+  row({
+    entry: "signing/sign-document:getDocumentToSign",
+    scope: null,
+    write: false,
+    expect: CLIENT_TASK,
+    prepare: signTask,
+    run: (viewer, _w, taskId) => getDocumentToSign({ viewer, taskId }),
+  }),
+  row({
     entry: "tasks/delete-task:deleteTask",
     scope: "task:write",
     write: true,
@@ -456,6 +545,14 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => inviteGuests({ viewer, portalId: w.portalId, guests: [{ email: `g-${randomUUID()}@test.example`, name: null }] }),
+  }),
+  row({
+    entry: "guests/guest-view:getGuestPortalView",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getGuestPortalView({ viewer, portalId: w.portalId }),
+    sees: (r, w) => (r as { files: { id: string }[] }).files.some((f) => f.id === w.fileId),
   }),
   row({
     entry: "guests/manage-guests:listPortalGuests",
@@ -699,6 +796,73 @@ const ROWS: Row[] = [
     prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Unused ${randomUUID()}` })).id,
     run: (viewer, _w, workflowStateId) => removeWorkflowState({ viewer, workflowStateId }),
   }),
+  // Partner integration (issue 16): settings for admins, push status and Resend for the firm
+  row({
+    entry: "partner/connection:getPartnerConnection",
+    scope: null,
+    write: false,
+    expect: ORG_ADMINS,
+    run: (viewer) => getPartnerConnection({ viewer }),
+  }),
+  row({
+    entry: "partner/connection:testPartnerCredentials",
+    scope: null,
+    write: false,
+    expect: ORG_ADMINS,
+    run: (viewer, w) => testPartnerCredentials({ viewer, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+  }),
+  row({
+    entry: "partner/connection:connectPartner",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    run: (viewer, w) => connectPartner({ viewer, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+  }),
+  row({
+    entry: "partner/connection:disconnectPartner",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    prepare: (w) => connectPartner({ viewer: w.system, apiUrl: w.partnerUrl, apiKey: SANDBOX_API_KEY }),
+    run: (viewer) => disconnectPartner({ viewer }),
+  }),
+  row({
+    entry: "partner/verify-link:refreshPartnerLinkIfStale",
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => refreshPartnerLinkIfStale({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "partner/push:listPartnerPushStatuses",
+    scope: null,
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listPartnerPushStatuses({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "partner/push:resendPartnerPush",
+    scope: null,
+    write: true,
+    expect: PORTAL_MEMBERS,
+    // A failed push of the world's file: each viewer gets one to resend.
+    prepare: async (w) => {
+      const latest = await db.partnerPush.findFirst({ where: { fileId: w.fileId }, orderBy: { generation: "desc" } });
+      await db.partnerPush.create({
+        data: {
+          orgId: w.orgId,
+          portalId: w.portalId,
+          entityId: w.fileId,
+          fileId: w.fileId,
+          event: "file.uploaded",
+          customerId: "123456",
+          status: "failed",
+          generation: (latest?.generation ?? -1) + 1,
+        },
+      });
+    },
+    run: (viewer, w) => resendPartnerPush({ viewer, portalId: w.portalId, fileId: w.fileId }),
+  }),
   // OAuth clients: admins only, and never through the API
   row({
     entry: "oauth/clients/create-client:createOAuthClient",
@@ -755,12 +919,20 @@ let adminId: string;
 let clientPublicId: string;
 let inngestApi: InngestReceiver;
 let receiver: WebhookReceiver;
+let partnerSandbox: PartnerSandbox;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
+  partnerSandbox = await startPartnerSandbox();
   inngestApi = await startInngestReceiver();
-  Object.assign(process.env, { INNGEST_BASE_URL: inngestApi.url, INNGEST_DEV: "1", OUTBOUND_ALLOW_PRIVATE: "true" });
+  Object.assign(process.env, {
+    INNGEST_BASE_URL: inngestApi.url,
+    INNGEST_DEV: "1",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    PDF_SIGNING_P12: `base64:${createSelfSignedP12({ commonName: "Matrix", password: "matrix" }).toString("base64")}`,
+    PDF_SIGNING_P12_PASSWORD: "matrix",
+  });
   delete process.env.INNGEST_EVENT_KEY;
   resetEnvForTests();
 
@@ -817,6 +989,7 @@ beforeAll(async () => {
     adminId: admin.id,
     system,
     receiverUrl: receiver.url,
+    partnerUrl: partnerSandbox.url,
   };
   const guestViewer = (key: ViewerKey) => getUserViewer(guestIds[key]!, org.id);
   viewers = {
@@ -835,6 +1008,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver.close();
+  await partnerSandbox.close();
   await inngestApi.close();
   process.env = savedEnv;
   resetEnvForTests();

@@ -63,7 +63,9 @@ export type OrgAction =
   | "deletePortal"
   | "manageMembers"
   | "manageWorkflowStates"
-  | "manageOrganization";
+  | "manageOrganization"
+  /** Connecting, testing and disconnecting the partner integration (issue 16): admins, web only. */
+  | "managePartner";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -93,6 +95,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   manageWorkflowStates: { scope: null, minRole: "admin" },
   /** The organization's profile (name, logo, brand colour) and default guest permissions; admins, web only. */
   manageOrganization: { scope: null, minRole: "admin" },
+  managePartner: { scope: null, minRole: "admin" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };

@@ -110,6 +110,12 @@ export const eventDataSchemas = {
     webhook_id: id,
     first_attempt: z.int().positive(),
   }),
+  /**
+   * A command to the job engine: run one partner push's attempt series
+   * (inngest/functions/partner-push.ts). Sent by the push planner from its step, and written by
+   * a Resend in its transaction (one series per push row: a Resend makes a new row).
+   */
+  "partner/push.requested": z.strictObject({ push_id: id }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -117,7 +123,13 @@ export type EventType = keyof typeof eventDataSchemas;
 /** Event types relayed as commands: their own data only, under their own Inngest event id. */
 export const commandEventIds: { [T in EventType]?: (data: EventData<T>) => string } = {
   "webhook/delivery.requested": (d) => deliveryRequestId(d.delivery_id, d.first_attempt),
+  "partner/push.requested": (d) => partnerPushRequestId(d.push_id),
 };
+
+/** One run per push row, however often its start is sent. */
+export function partnerPushRequestId(pushId: string): string {
+  return `partner-push-${pushId}`;
+}
 
 /** Inngest drops an event whose id it has seen in the last 24 hours: one run per attempt series. */
 export function deliveryRequestId(deliveryId: string, firstAttempt: number): string {
@@ -159,6 +171,7 @@ export const relayedEventSchemas = {
   "partner.link_changed": withEnvelope(eventDataSchemas["partner.link_changed"]),
   "task.reminders_changed": withEnvelope(eventDataSchemas["task.reminders_changed"]),
   "webhook/delivery.requested": eventDataSchemas["webhook/delivery.requested"],
+  "partner/push.requested": eventDataSchemas["partner/push.requested"],
 } as const satisfies Record<EventType, z.ZodObject>;
 
 export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

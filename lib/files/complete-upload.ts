@@ -10,6 +10,7 @@ import { extensionOf } from "./filename";
 import { recordUpload } from "./record-upload";
 import { MAX_FILE_SIZE } from "./schemas";
 import { UNANNOUNCED_SIZE } from "./start-upload";
+import { completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { checkUploadTarget } from "./upload-target";
 
 export interface CompleteUploadInput {
@@ -81,6 +82,8 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
     const file = await tx.fileEntry.findFirstOrThrow({ where: { id: fileId, orgId, portalId } });
     if (changed.count === 0) return { file, registered: false };
     await recordUpload(tx, { actor, file, mode: "presigned" });
+    // A guest's upload against an Open File Request fulfils it (D12: task.completed with file_id).
+    if (file.taskId && viewer.kind === "user" && viewer.role === "guest") await completeTaskByUpload({ viewer, taskId: file.taskId, fileId: file.id }, tx);
     return { file, registered: true };
   });
   if (!result.registered) {

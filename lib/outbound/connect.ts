@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
+import { Readable } from "node:stream";
 
 import { checkLiteralHost, parseOutboundUrl, portOf, socketHost } from "./check-url";
 import { OutboundError } from "./errors";
@@ -14,7 +15,8 @@ export interface HopRequest {
   method: string;
   /** Lower-case names. */
   headers: Record<string, string>;
-  body?: Buffer;
+  /** A stream is piped once (no redirect can resend it; callers stream with maxRedirects 0). */
+  body?: Buffer | Readable;
 }
 
 /**
@@ -105,7 +107,13 @@ function sendOnce(url: URL, request: HopRequest, policy: OutboundPolicy, signal:
       unbind();
       reject(toOutboundError(error, signal, isHttps && connected && !secured));
     });
-    req.end(request.body);
+    if (request.body instanceof Readable) {
+      const source = request.body;
+      source.once("error", (error) => req.destroy(error));
+      source.pipe(req);
+    } else {
+      req.end(request.body);
+    }
   });
 }
 

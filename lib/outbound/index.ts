@@ -6,3 +6,4 @@ export { OutboundError, isOutboundError, type OutboundFailure } from "./errors";
 export { outboundPolicyFromEnv, type OutboundPolicy, type ResolvedAddress } from "./policy";
 export { DEFAULT_MAX_RESPONSE_BYTES, outboundRequest, type OutboundHeaders, type OutboundRequestInput, type OutboundResponse } from "./request";
 export { outboundStream, type OutboundStreamInput, type OutboundStreamResponse } from "./stream";
+export { outboundUpload, type OutboundUploadInput } from "./upload";

@@ -67,7 +67,7 @@ export async function outboundRequest(input: OutboundRequestInput): Promise<Outb
 }
 
 /** Keeps at most `max` bytes, then closes the connection instead of downloading the rest. */
-async function readCapped(res: IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
+export async function readCapped(res: IncomingMessage, max: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   const unbind = destroyOnAbort(res, signal);

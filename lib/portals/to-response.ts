@@ -11,7 +11,7 @@ const PENDING_REASON: Record<string, string> = {
 };
 
 /** `partner_link` as the spec shows it: tenant and name only when linked, a reason otherwise. */
-function partnerLinkResponse(link: PartnerLinkRecord): NonNullable<PortalResponse["partner_link"]> {
+export function partnerLinkResponse(link: PartnerLinkRecord): NonNullable<PortalResponse["partner_link"]> {
   return {
     status: link.status,
     customer_id: link.customerId,

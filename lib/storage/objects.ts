@@ -76,3 +76,16 @@ function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404;
 }
+
+/** An object's bytes (documents the server itself works on, e.g. a PDF to sign); refuses more than `maxBytes`. */
+export async function readObject(key: string, maxBytes: number): Promise<Uint8Array> {
+  const res = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  if ((res.ContentLength ?? 0) > maxBytes) {
+    res.Body?.transformToWebStream()
+      .cancel()
+      .catch(() => undefined);
+    throw new Error(`Object ${key} has ${res.ContentLength} bytes, more than the ${maxBytes} allowed here`);
+  }
+  if (!res.Body) throw new Error(`Object ${key} has no body`);
+  return res.Body.transformToByteArray();
+}

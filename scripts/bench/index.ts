@@ -6,11 +6,12 @@
 import { apiBench } from "./api.ts";
 import { ingestBench } from "./file-url-ingest.ts";
 import { folderViewBench } from "./folder-view.ts";
+import { partnerPushBench } from "./partner-push.ts";
 import { portalListBench } from "./portal-list.ts";
 import { printTable, writeResults, type Bench, type BenchRow } from "./report.ts";
 import { webhookBench } from "./webhooks.ts";
 
-const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench];
+const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench, partnerPushBench];
 
 const only = process.env["BENCH_ONLY"]?.split(",");
 const startedAt = new Date();

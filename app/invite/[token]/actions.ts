@@ -6,7 +6,7 @@ import type { InviteFormState } from "@/components/invite/accept-forms";
 import { signIn, signOut } from "@/lib/auth";
 import { currentUser } from "@/lib/auth/session";
 import { acceptInvitationAsNewUser, acceptInvitationAsUser } from "@/lib/guests/accept-invitation";
-import { portalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/portals/links";
 import { formAction } from "@/lib/web/org-action";
 
 const invitePath = (token: string) => `/invite/${encodeURIComponent(token)}`;
@@ -23,7 +23,7 @@ export const createAccountAndAccept = formAction(
     if (password !== confirm) return { fieldErrors: { confirm: "The two passwords differ" }, values: { name } };
     const accepted = await acceptInvitationAsNewUser({ token, name, password });
     // signIn redirects by throwing.
-    await signIn("credentials", { email: accepted.email, password, redirectTo: portalPath(accepted.orgId, accepted.portalId) });
+    await signIn("credentials", { email: accepted.email, password, redirectTo: guestPortalPath(accepted.orgId, accepted.portalId) });
     return {};
   },
 );
@@ -33,7 +33,7 @@ export const acceptAsSignedIn = formAction({ input: tokenForm }, async ({ token 
   const user = await currentUser();
   if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(invitePath(token))}`);
   const accepted = await acceptInvitationAsUser({ token, userId: user.id });
-  redirect(portalPath(accepted.orgId, accepted.portalId));
+  redirect(guestPortalPath(accepted.orgId, accepted.portalId));
 });
 
 /** Signed in as someone else: sign out and come back to the invitation. */

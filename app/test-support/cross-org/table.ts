@@ -144,6 +144,9 @@ const open = (target: string, why: string): PublicRow => ({ kind: "public", targ
 
 const API_SETTINGS = "app/(web)/org/[orgId]/settings/api/actions.ts";
 const WEBHOOK_SETTINGS = "app/(web)/org/[orgId]/settings/webhooks/actions.ts";
+const PARTNER_SETTINGS = "app/(web)/org/[orgId]/settings/partner/actions.ts";
+const PARTNER_PUSH = "app/(web)/org/[orgId]/vault/[portalId]/partner-actions.ts";
+const partnerForm = { apiUrl: "https://partner.example/api", apiKey: "a-key" };
 const settings = (section: string) => (v: Victim) => `/org/${v.orgId}/settings/${section}`;
 const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.example/cb", allowed_scope: ["portal:read"] };
 // A public address: the URL check (no private addresses on the fuzz server) passes, so the refusal is about whose webhook it is.
@@ -425,6 +428,25 @@ function listActions(): ActionRow[] {
   ];
 }
 
+function clientActions(): ActionRow[] {
+  const f = "app/(web)/org/[orgId]/client/[portalId]/actions.ts";
+  const clientPage = (v: Victim) => `/org/${v.orgId}/client/${v.portal.id}`;
+  const inOwn = { member: "not_found", guest: "not_found" } as const;
+  return [
+    ...portalAction(f, "answerQuestionAction", "an answer to the victim's task", clientPage, (v) => ({ taskId: v.task.id, answer: "Planted" }), inOwn),
+    ...portalAction(f, "markDoneAction", "the victim's task done", clientPage, (v) => ({ taskId: v.task.id }), inOwn),
+    ...portalAction(f, "submitFormAction", "the victim's task's form", clientPage, (v) => ({ taskId: v.task.id, field_x: "Planted" }), inOwn),
+    ...portalAction(
+      f,
+      "signAction",
+      "the victim's task's document",
+      clientPage,
+      (v) => ({ taskId: v.task.id, method: "typed", typedName: "Intruder", consent: "on" }),
+      inOwn,
+    ),
+  ];
+}
+
 export const SWEEP: readonly SweepRow[] = [
   // --- web pages ------------------------------------------------------------------------------
   page("/org/[orgId]", "the victim's portal list", { member: "not_found", guest: "own_only" }, (v) => `/org/${v.orgId}`),
@@ -432,6 +454,7 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/api", "the victim's API clients", both, settings("api")),
   page("/org/[orgId]/settings/connected-apps", "the victim's connected apps", both, settings("connected-apps")),
   page("/org/[orgId]/settings/webhooks", "the victim's webhooks", both, settings("webhooks")),
+  page("/org/[orgId]/settings/partner", "the victim's partner integration", both, settings("partner")),
   page("/org/[orgId]/settings/webhooks/[webhookId]", "the victim's webhook deliveries", both, (v) => `/org/${v.orgId}/settings/webhooks/${v.webhook.id}`),
   page(
     "/org/[orgId]/settings/webhooks/[webhookId]",
@@ -492,6 +515,28 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
   page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
   open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
+  // --- the client's (guest's) pages (guest) ----------------------------------------------------
+  page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),
+  page("/org/[orgId]/client/[portalId]", "the client view of the victim's portal", both, (v) => `/org/${v.orgId}/client/${v.portal.id}`),
+  page(
+    "/org/[orgId]/client/[portalId]",
+    "the client view of the victim's portal under its own organization",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/client/${v.portal.id}`,
+  ),
+  page("/org/[orgId]/client/[portalId]/sign/[taskId]", "signing the victim's task", both, (v) => `/org/${v.orgId}/client/${v.portal.id}/sign/${v.task.id}`),
+  page(
+    "/org/[orgId]/client/[portalId]/sign/[taskId]",
+    "signing the victim's task inside its own portal",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/client/${a.portal.id}/sign/${v.task.id}`,
+  ),
+  page(
+    "/org/[orgId]/client/[portalId]/sign/[taskId]",
+    "signing the victim's task inside the guest's own portal",
+    { guest: "not_found" },
+    (v) => `/org/${v.orgId}/client/${v.outsider.portal.id}/sign/${v.task.id}`,
+  ),
   open("/", "redirects to the signed-in user's own organization or to sign-in"),
   open("/sign-in", "the sign-in form"),
   open("/sign-in/check-email", "a static notice"),
@@ -518,6 +563,7 @@ export const SWEEP: readonly SweepRow[] = [
   ),
   // Off (404, no connection) unless the benchmark starts its own server with BENCH_FLOOR=1; there it reads the portals of the token's grant only.
   route("/api/bench-floor", "GET", "the benchmark's framework floor, off on a production server", both, () => "/api/bench-floor"),
+  open("/invite/[token]/renew", "addressed by the invitation's secret token; renews only an expired invitation, to the invited address"),
   open("/pdf-worker.mjs", "the pdf.js worker script, the same static file for everyone"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
   open("/healthz", "process liveness"),
@@ -609,6 +655,61 @@ export const SWEEP: readonly SweepRow[] = [
   ...taskActions(),
   ...guestActions(),
   ...listActions(),
+  ...clientActions(),
+  action(PARTNER_SETTINGS, "testPartnerAction", "the victim's partner settings", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: partnerForm,
+  })),
+  action(PARTNER_SETTINGS, "connectPartnerAction", "the victim's partner connection", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: partnerForm,
+  })),
+  action(PARTNER_SETTINGS, "disconnectPartnerAction", "the victim's partner connection", both, settings("partner"), (v) => ({
+    bound: [v.orgId, {}],
+    fields: {},
+  })),
+  action(
+    PARTNER_PUSH,
+    "resendPartnerPushAction",
+    "a push of the victim's entry",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v) => ({
+      bound: [v.orgId, {}],
+      fields: { portalId: v.portal.id, fileId: v.folder.id },
+    }),
+  ),
+  action(
+    PARTNER_PUSH,
+    "resendPartnerPushAction",
+    "a push of the victim's entry through its own organization",
+    memberOnly,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v, a) => ({ bound: [a.orgId, {}], fields: { portalId: v.portal.id, fileId: v.folder.id } }),
+  ),
+  action(PARTNER_PUSH, "resendPartnerPushAction", "a push of the victim's file inside its own portal", memberOnly, folderPage, (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { portalId: a.portal.id, fileId: v.file.id },
+  })),
+  action(
+    PARTNER_PUSH,
+    "setPartnerIdAction",
+    "the victim's portal's partner id",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v) => ({
+      bound: [v.orgId, {}],
+      fields: { portalId: v.portal.id, partnerId: "123456" },
+    }),
+  ),
+  action(
+    PARTNER_PUSH,
+    "setPartnerIdAction",
+    "the victim's portal's partner id through its own organization",
+    memberOnly,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
+    (v, a) => ({ bound: [a.orgId, {}], fields: { portalId: v.portal.id, partnerId: "123456" } }),
+  ),
   open("app/invite/[token]/actions.ts#createAccountAndAccept", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#acceptAsSignedIn", "addressed by the invitation's secret token, never by an id"),
   open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),

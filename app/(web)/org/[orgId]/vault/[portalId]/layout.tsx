@@ -1,10 +1,13 @@
 import type { ReactNode } from "react";
+import { PartnerLinkControl } from "@/components/portal/partner-link-control";
 import { PortalHeader } from "@/components/portal/portal-header";
 import { NavTabs } from "@/components/ui/nav-tabs";
-import { mayOrg } from "@/lib/access/policy";
+import { mayOrg, mayPortal } from "@/lib/access/policy";
+import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { portalPath, portalViewPath } from "@/lib/portals/links";
 import { loadMemberPortal } from "./load-portal";
+import { setPartnerIdAction } from "./partner-actions";
 import { setArchivedAction, setTagsAction, setWorkflowStateAction } from "./portal-actions";
 
 type Params = { orgId: string; portalId: string };
@@ -13,7 +16,7 @@ type Params = { orgId: string; portalId: string };
 export default async function PortalLayout({ children, params }: { children: ReactNode; params: Promise<Params> }) {
   const { orgId, portalId } = await params;
   const { viewer, portal } = await loadMemberPortal(orgId, portalId);
-  const states = await listWorkflowStates({ viewer });
+  const [states, partner] = await Promise.all([listWorkflowStates({ viewer }), refreshPartnerLinkIfStale({ viewer, portalId })]);
   const tabs = [
     { href: portalPath(orgId, portalId), label: "Files", matchPrefix: `/org/${orgId}/vault/${portalId}/folder/` },
     { href: portalViewPath(orgId, portalId, "tasks"), label: "Tasks", count: portal.openTaskCount },
@@ -28,6 +31,16 @@ export default async function PortalLayout({ children, params }: { children: Rea
       <PortalHeader
         portal={portal}
         states={states}
+        badge={
+          partner.connected && mayPortal(viewer, portalId, "update") ? (
+            <PartnerLinkControl
+              portalId={portalId}
+              partnerId={portal.externalSystemIds.partner ?? Object.entries(portal.externalSystemIds).find(([k]) => k.toLowerCase() === "partner")?.[1] ?? null}
+              link={partner.link}
+              action={setPartnerIdAction.bind(null, orgId)}
+            />
+          ) : null
+        }
         actions={{
           setWorkflowState: setWorkflowStateAction.bind(null, orgId),
           setTags: setTagsAction.bind(null, orgId),

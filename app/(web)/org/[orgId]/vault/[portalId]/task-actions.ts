@@ -63,8 +63,7 @@ export const createTaskAction = orgAction(
     const formFields = isForm ? checkFormFields(input.fields ?? []) : [];
     const placement = isSign ? SignaturePlacementSchema.safeParse(input.placement ?? { signaturePage: true }) : null;
     if (placement && !placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
-    if (isSign && !input.document_file_id)
-      return { fieldErrors: { document_file_id: "Choose the PDF to sign (upload it in the Files tab first if it is not there)" } };
+    if (isSign && !input.document_file_id) return { fieldErrors: { document_file_id: "Choose the PDF to sign, or upload it here" } };
     const { taskId } = await createTask({
       viewer,
       portalId: input.portalId,

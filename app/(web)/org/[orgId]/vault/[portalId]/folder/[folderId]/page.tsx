@@ -6,6 +6,7 @@ import { FilePreview, type PreviewFile } from "@/components/files/file-preview";
 import { FolderTree } from "@/components/files/folder-tree";
 import { formatDate, formatSize } from "@/components/files/format";
 import { NewFolderButton } from "@/components/files/new-folder-button";
+import { PartnerPushStatus } from "@/components/files/partner-push-status";
 import { Uploader } from "@/components/files/uploader";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
@@ -16,7 +17,9 @@ import { isAppError } from "@/lib/errors";
 import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
+import { listPartnerPushStatuses } from "@/lib/partner/push";
 import { fileDownloadPath, portalPath } from "@/lib/portals/links";
+import { resendPartnerPushAction } from "../../partner-actions";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
@@ -74,6 +77,8 @@ export default async function PortalFolderPage({ params, searchParams }: { param
     ]),
   );
   const canManage = mayPortal(viewer, portalId, "manageFiles");
+  // Each file's push to the partner (issue 16), for the firm: absent when never pushed.
+  const pushes = canManage ? await listPartnerPushStatuses({ viewer, portalId }) : {};
   const canUpload = mayPortal(viewer, portalId, "upload");
 
   const base = portalPath(orgId, portalId, parent);
@@ -205,6 +210,17 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                             <span className="truncate">{e.name}</span>
                           </Link>
                         )}
+                        {!e.isFolder && pushes[e.id] ? (
+                          <div className="mt-0.5 pl-6">
+                            <PartnerPushStatus
+                              push={pushes[e.id]}
+                              portalId={portalId}
+                              fileId={e.id}
+                              fileName={e.name}
+                              resend={resendPartnerPushAction.bind(null, orgId)}
+                            />
+                          </div>
+                        ) : null}
                       </Td>
                       <Td className="text-right whitespace-nowrap">{e.isFolder ? "—" : formatSize(e.size)}</Td>
                       <Td className="whitespace-nowrap">{e.isFolder ? "Folder" : e.extension ? e.extension.toUpperCase() : "File"}</Td>

@@ -2,7 +2,8 @@ import { ClipboardList, Users } from "lucide-react";
 import Link from "next/link";
 import { formatWhen } from "@/components/portal/format";
 import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
-import { ACTION_LABELS, CreateTaskDialog } from "@/components/tasks/task-form-dialog";
+import { ACTION_LABELS } from "@/components/tasks/labels";
+import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
@@ -30,7 +31,14 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
       b.createdAt.getTime() - a.createdAt.getTime(),
   );
   const create = (
-    <CreateTaskDialog portalId={portalId} action={createTaskAction.bind(null, orgId)} guests={options.guests} members={options.members} pdfs={pdfs} />
+    <CreateTaskDialog
+      orgId={orgId}
+      portalId={portalId}
+      action={createTaskAction.bind(null, orgId)}
+      guests={options.guests}
+      members={options.members}
+      pdfs={pdfs}
+    />
   );
 
   return (

@@ -5,9 +5,8 @@ import { notFound } from "next/navigation";
 import { formatWhen } from "@/components/portal/format";
 import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
-import { ACTION_LABELS, EditTaskDialog, REMINDER_HINT } from "@/components/tasks/task-form-dialog";
-import { KIND_LABELS, type FieldKind } from "@/components/tasks/field-builder";
-import { describePlacement } from "@/components/tasks/signature-fields";
+import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
+import { EditTaskDialog } from "@/components/tasks/task-form-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { isUuid } from "@/lib/ids";
@@ -188,6 +187,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
               <span className="flex items-center justify-between gap-2">
                 Document to sign
                 <EditDocumentDialog
+                  orgId={orgId}
                   portalId={portalId}
                   taskId={task.id}
                   action={setDocumentAction.bind(null, orgId)}

@@ -1,0 +1,176 @@
+import type { Metadata } from "next";
+import { CheckCircle2, FileSignature, FolderOpen, ListChecks } from "lucide-react";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
+import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
+import { TaskUpload } from "@/components/guest/task-upload";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { findWebViewer } from "@/lib/access/web-viewer";
+import { isAppError } from "@/lib/errors";
+import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
+import { guestPortalPath } from "@/lib/portals/links";
+import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
+
+type Params = { orgId: string; portalId: string };
+
+/** The viewer and the portal as its client sees it, once per request; anything not theirs is not found. */
+const load = cache(async (orgId: string, portalId: string) => {
+  const viewer = await findWebViewer(orgId, guestPortalPath(orgId, portalId));
+  if (!viewer) notFound();
+  try {
+    return { viewer, view: await getGuestPortalView({ viewer, portalId }) };
+  } catch (e) {
+    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
+    throw e;
+  }
+});
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { orgId, portalId } = await params;
+  const { view } = await load(orgId, portalId);
+  return { title: view.portal.name };
+}
+
+type OpenTask = GuestPortalView["openTasks"][number];
+
+function TaskAction({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
+  switch (task.actionType) {
+    case "Question":
+      return (
+        <div className="space-y-4">
+          <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />
+          {canUpload ? (
+            <details>
+              <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
+              <div className="mt-2 space-y-2">
+                {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
+                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+              </div>
+            </details>
+          ) : null}
+        </div>
+      );
+    case "FillForm":
+      return <FillForm action={submitFormAction.bind(null, orgId)} portalId={portalId} taskId={task.id} fields={task.formFields} />;
+    case "SignDocument":
+      return task.documentFileId ? (
+        <Link
+          href={`${guestPortalPath(orgId, portalId)}/sign/${task.id}`}
+          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand px-4 py-2 text-sm font-medium text-white hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand sm:w-auto"
+        >
+          <FileSignature aria-hidden className="size-4" /> Review and sign
+        </Link>
+      ) : (
+        <p className="text-sm text-slate-600">The firm has not added the document yet. You will be able to sign it here once they do.</p>
+      );
+    case "FileRequest":
+      return <FileRequestPart orgId={orgId} portalId={portalId} task={task} canUpload={canUpload} />;
+    default:
+      return <MarkDoneForm action={markDoneAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />;
+  }
+}
+
+function FileRequestPart({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
+  return (
+    <div className="space-y-2">
+      {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
+      {canUpload ? (
+        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+      ) : (
+        <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
+      )}
+    </div>
+  );
+}
+
+export default async function GuestPortalPage({ params }: { params: Promise<Params> }) {
+  const { orgId, portalId } = await params;
+  const { viewer, view } = await load(orgId, portalId);
+  const home = await listGuestHome(viewer.userId);
+  const switcher = home.map((p) => ({ orgId: p.orgId, orgName: p.orgName, portalId: p.portalId, portalName: p.portalName, openCount: p.openTasks.length }));
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm text-slate-600">{view.portal.orgName}</p>
+          <h1 className="text-2xl font-semibold" data-testid="portal-name">
+            {view.portal.name}
+          </h1>
+        </div>
+        <PortalSwitcher portals={switcher} currentPortalId={portalId} />
+      </div>
+
+      <section aria-labelledby="todo-heading" className="space-y-3">
+        <h2 id="todo-heading" className="flex items-center gap-2 text-lg font-semibold">
+          <ListChecks aria-hidden className="size-5" /> Your tasks
+          {view.openTasks.length > 0 ? <Badge tone="warning">{view.openTasks.length} to do</Badge> : null}
+        </h2>
+        {view.openTasks.length === 0 ? (
+          <EmptyState icon={CheckCircle2} title="Nothing to do right now">
+            When {view.portal.orgName} asks you for something, it appears here and you get an email.
+          </EmptyState>
+        ) : (
+          <ul className="space-y-4">
+            {view.openTasks.map((task) => (
+              <li key={task.id} data-testid="guest-task">
+                <Card className="space-y-3 !p-4 sm:!p-6">
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <Badge tone="brand">{ACTION_LABEL[task.actionType]}</Badge>
+                    <DueDate date={task.dueDate} />
+                  </div>
+                  <h3 className="text-base font-semibold text-slate-900">{task.title}</h3>
+                  {task.description ? <p className="whitespace-pre-line text-sm text-slate-700">{task.description}</p> : null}
+                  <TaskAction orgId={orgId} portalId={portalId} task={task} canUpload={view.permissions.upload} />
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {view.doneTasks.length > 0 ? (
+        <section aria-labelledby="done-heading" className="space-y-3">
+          <h2 id="done-heading" className="text-lg font-semibold">
+            Done
+          </h2>
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white px-4">
+            {view.doneTasks.map((task) => (
+              <li key={task.id} className="flex flex-wrap items-center justify-between gap-2 py-3 text-sm" data-testid="guest-done-task">
+                <span className="flex items-center gap-2">
+                  <CheckCircle2 aria-hidden className="size-4 text-green-700" />
+                  <span className="font-medium text-slate-900">{task.title}</span>
+                </span>
+                <span className="text-slate-600">Done {formatDate(task.completedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="files-heading" className="space-y-3">
+        <h2 id="files-heading" className="flex items-center gap-2 text-lg font-semibold">
+          <FolderOpen aria-hidden className="size-5" /> Files
+        </h2>
+        {!view.permissions.download ? (
+          <p className="text-sm text-slate-600">
+            You can see these files; downloading them is turned off for this portal. Ask {view.portal.orgName} if you need a copy.
+          </p>
+        ) : null}
+        {view.files.length === 0 ? (
+          <EmptyState icon={FolderOpen} title="No files yet">
+            Files you upload for a request, and files {view.portal.orgName} shares with you, appear here.
+          </EmptyState>
+        ) : (
+          <div className="rounded-lg border border-slate-200 bg-white px-4">
+            <FileList orgId={orgId} portalId={portalId} files={view.files} canDownload={view.permissions.download} />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { CalendarClock, ChevronDown, Download, FileSignature, FileText } from "lucide-react";
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/portals/links";
+
+// Pieces of the client's pages (guest home and portal view), server-rendered.
+
+const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+export const ACTION_LABEL: Record<string, string> = {
+  General: "To do",
+  Question: "Question",
+  FileRequest: "Files requested",
+  SignDocument: "Signature",
+  FillForm: "Form",
+};
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** "Due 5 Dec 2026", red when past. */
+export function DueDate({ date, now = new Date() }: { date: Date | null; now?: Date }) {
+  if (!date) return <span className="text-sm text-slate-600">No due date</span>;
+  const overdue = date.getTime() < now.getTime();
+  return (
+    <span className={`inline-flex items-center gap-1 text-sm ${overdue ? "font-medium text-red-700" : "text-slate-700"}`}>
+      <CalendarClock aria-hidden className="size-4" />
+      {overdue ? "Overdue since" : "Due"} {DATE.format(date)}
+    </span>
+  );
+}
+
+export function formatDate(date: Date | null): string {
+  return date ? DATE.format(date) : "";
+}
+
+export interface SwitcherPortal {
+  orgId: string;
+  orgName: string;
+  portalId: string;
+  portalName: string;
+  openCount: number;
+}
+
+/** The client's other portals (all firms), behind a native disclosure; nothing when there is only one. */
+export function PortalSwitcher({ portals, currentPortalId }: { portals: SwitcherPortal[]; currentPortalId: string }) {
+  if (portals.length < 2) return null;
+  return (
+    <details className="group relative">
+      <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand">
+        Switch portal <ChevronDown aria-hidden className="size-4 transition group-open:rotate-180" />
+      </summary>
+      <nav aria-label="Your portals" className="mt-2 rounded-md border border-slate-200 bg-white p-2 shadow-sm sm:absolute sm:z-10 sm:min-w-72">
+        <ul className="space-y-1">
+          {portals.map((p) => (
+            <li key={p.portalId}>
+              <Link
+                href={guestPortalPath(p.orgId, p.portalId)}
+                aria-current={p.portalId === currentPortalId ? "page" : undefined}
+                className="flex items-center justify-between gap-3 rounded px-2 py-2 text-sm hover:bg-slate-100 aria-[current=page]:bg-slate-100 aria-[current=page]:font-semibold"
+              >
+                <span>
+                  <span className="block text-slate-900">{p.portalName}</span>
+                  <span className="block text-xs text-slate-600">{p.orgName}</span>
+                </span>
+                {p.openCount > 0 ? <Badge tone="warning">{p.openCount} to do</Badge> : null}
+              </Link>
+            </li>
+          ))}
+          <li className="border-t border-slate-100 pt-1">
+            <Link href={GUEST_HOME_PATH} className="block rounded px-2 py-2 text-sm text-brand underline hover:bg-slate-100">
+              All your portals
+            </Link>
+          </li>
+        </ul>
+      </nav>
+    </details>
+  );
+}
+
+export interface FileRow {
+  id: string;
+  name: string;
+  size: number;
+  registeredAt: Date | null;
+  signed: boolean;
+}
+
+/** Files with a download link only when the client may download (the route refuses otherwise too). */
+export function FileList({ orgId, portalId, files, canDownload }: { orgId: string; portalId: string; files: FileRow[]; canDownload: boolean }) {
+  return (
+    <ul className="divide-y divide-slate-100" data-testid="guest-files">
+      {files.map((f) => (
+        <li key={f.id} className="flex items-center justify-between gap-3 py-3" data-testid="guest-file">
+          <span className="flex min-w-0 items-center gap-2">
+            {f.signed ? (
+              <FileSignature aria-hidden className="size-5 shrink-0 text-green-700" />
+            ) : (
+              <FileText aria-hidden className="size-5 shrink-0 text-slate-500" />
+            )}
+            <span className="min-w-0">
+              <span className="block truncate text-sm font-medium text-slate-900">{f.name}</span>
+              <span className="block text-xs text-slate-600">
+                {formatSize(f.size)} · {formatDate(f.registeredAt)}
+                {f.signed ? " · Signed" : ""}
+              </span>
+            </span>
+          </span>
+          {canDownload ? (
+            <a
+              href={fileDownloadPath(orgId, portalId, f.id)}
+              className="inline-flex shrink-0 items-center gap-1 rounded-md px-2 py-1.5 text-sm font-medium text-brand hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand"
+              aria-label={`Download ${f.name}`}
+            >
+              <Download aria-hidden className="size-4" /> Download
+            </a>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

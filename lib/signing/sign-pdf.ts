@@ -1,0 +1,256 @@
+import { createHash } from "node:crypto";
+import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
+import { SignPdf } from "@signpdf/signpdf";
+import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFImage, type PDFPage } from "pdf-lib";
+import { invalidRequest } from "@/lib/errors";
+import type { SigningIdentity } from "./certificate";
+import { PadesSigner } from "./pades-signer";
+
+// The signed document: the original's pages, the signature appearance stamped where the member
+// placed it (or on an appended signature page), a certificate page with the signing record, then
+// one PAdES B-B signature (ETSI.CAdES.detached) over the whole final file.
+
+export type SignatureAppearance = { kind: "typed"; name: string } | { kind: "drawn"; png: Uint8Array };
+
+export type Placement = { signaturePage: true } | { page: number; x: number; y: number; width: number; height: number };
+
+export interface SigningRecord {
+  signerName: string;
+  signerEmail: string;
+  signedAt: Date;
+  ip: string;
+  userAgent: string;
+  taskTitle: string;
+  taskId: string;
+  portalName: string;
+  portalId: string;
+  organizationName: string;
+  documentName: string;
+}
+
+export interface SignedPdf {
+  bytes: Buffer;
+  /** SHA-256 (hex) of the original file. */
+  originalSha256: string;
+  /** Where the appearance went: 1-based page number of the final document. */
+  stampedPage: number;
+  /** 1-based page number of the certificate page (the last). */
+  certificatePage: number;
+}
+
+/** Room for the CMS (certificate chain of a few certificates and RSA-4096 signatures fit). */
+const SIGNATURE_LENGTH = 16_384;
+const INK = rgb(0.05, 0.1, 0.35);
+const TEXT = rgb(0.1, 0.1, 0.1);
+const MUTED = rgb(0.4, 0.4, 0.4);
+
+/** What a standard (WinAnsi) font can draw: characters it cannot encode become "?". */
+function drawable(font: PDFFont, text: string): string {
+  let out = "";
+  for (const ch of text.normalize("NFC")) {
+    try {
+      font.encodeText(ch);
+      out += ch;
+    } catch {
+      out += "?";
+    }
+  }
+  return out;
+}
+
+/** ASCII for the signature dictionary's strings (pdf-lib writes them as literal strings). */
+const ascii = (text: string) => text.normalize("NFKD").replace(/[^\x20-\x7e]/g, "");
+
+function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(next, size) <= width || !line) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Draws the signature appearance inside the box (PDF units, origin bottom left), scaled to fit. */
+function drawAppearance(
+  page: PDFPage,
+  box: { x: number; y: number; width: number; height: number },
+  appearance: SignatureAppearance,
+  fonts: Fonts,
+  image: PDFImage | null,
+) {
+  if (appearance.kind === "drawn" && image) {
+    const scale = Math.min(box.width / image.width, box.height / image.height);
+    const w = image.width * scale;
+    const h = image.height * scale;
+    page.drawImage(image, { x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h });
+    return;
+  }
+  const name = appearance.kind === "typed" ? drawable(fonts.script, appearance.name) : "";
+  const size = Math.max(6, Math.min(box.height * 0.7, (box.width / Math.max(1, fonts.script.widthOfTextAtSize(name, 1))) * 0.95));
+  page.drawText(name, {
+    x: box.x + (box.width - fonts.script.widthOfTextAtSize(name, size)) / 2,
+    y: box.y + (box.height - size * 0.7) / 2,
+    size,
+    font: fonts.script,
+    color: INK,
+  });
+}
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  /** Standard fonts hold no script face: the typed signature uses Times Bold Italic. */
+  script: PDFFont;
+}
+
+async function loadOriginal(original: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await PDFDocument.load(original, { updateMetadata: false });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/encrypt/i.test(message)) throw invalidRequest("document: The PDF is password-protected; ask the firm for an unprotected copy");
+    throw invalidRequest("document: The document is not a readable PDF");
+  }
+}
+
+/** Produces the signed PDF. Throws invalid_request for an unreadable or protected original. */
+export async function signPdf({
+  original,
+  appearance,
+  placement,
+  record,
+  identity,
+}: {
+  original: Uint8Array;
+  appearance: SignatureAppearance;
+  placement: Placement;
+  record: SigningRecord;
+  identity: SigningIdentity;
+}): Promise<SignedPdf> {
+  const originalSha256 = createHash("sha256").update(original).digest("hex");
+  const doc = await loadOriginal(original);
+  const fonts: Fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    script: await doc.embedFont(StandardFonts.TimesRomanBoldItalic),
+  };
+  let image: PDFImage | null = null;
+  if (appearance.kind === "drawn") {
+    try {
+      image = await doc.embedPng(appearance.png);
+    } catch {
+      throw invalidRequest("signature: The drawn signature is not a PNG image; draw it again");
+    }
+  }
+  const pages = doc.getPages();
+  const last = pages.at(-1);
+  const [pageWidth, pageHeight] = last ? [last.getWidth(), last.getHeight()] : [595.28, 841.89];
+
+  const signedLine = `${record.signerName} <${record.signerEmail}> - ${record.signedAt
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC")}`;
+  let stampedPage: number;
+  const target = "page" in placement && placement.page <= pages.length ? pages[placement.page - 1]! : null;
+  if (target && "page" in placement) {
+    const { width, height } = target.getSize();
+    const box = {
+      x: placement.x * width,
+      y: height - (placement.y + placement.height) * height,
+      width: placement.width * width,
+      height: placement.height * height,
+    };
+    drawAppearance(target, box, appearance, fonts, image);
+    stampedPage = placement.page;
+  } else {
+    // The default (or a placement on a page the document does not have): a signature page.
+    const page = doc.addPage([pageWidth, pageHeight]);
+    const margin = 56;
+    let y = pageHeight - margin - 20;
+    page.drawText("Signature", { x: margin, y, size: 20, font: fonts.bold, color: TEXT });
+    y -= 28;
+    for (const line of wrap(fonts.regular, 11, drawable(fonts.regular, `${record.documentName} (${record.taskTitle})`), pageWidth - 2 * margin)) {
+      page.drawText(line, { x: margin, y, size: 11, font: fonts.regular, color: MUTED });
+      y -= 15;
+    }
+    const box = { x: margin, y: y - 140, width: Math.min(320, pageWidth - 2 * margin), height: 110 };
+    drawAppearance(page, box, appearance, fonts, image);
+    page.drawLine({ start: { x: box.x, y: box.y - 6 }, end: { x: box.x + box.width, y: box.y - 6 }, thickness: 0.8, color: MUTED });
+    page.drawText(drawable(fonts.regular, signedLine), { x: margin, y: box.y - 22, size: 10, font: fonts.regular, color: TEXT });
+    stampedPage = doc.getPageCount();
+  }
+
+  // The certificate page: what was signed, by whom, when and from where.
+  const cert = doc.addPage([pageWidth, pageHeight]);
+  const margin = 56;
+  let y = pageHeight - margin - 20;
+  cert.drawText("Signing certificate", { x: margin, y, size: 20, font: fonts.bold, color: TEXT });
+  y -= 32;
+  const rows: [string, string][] = [
+    ["Document", record.documentName],
+    ["Original SHA-256", originalSha256],
+    ["Signed by", record.signerName],
+    ["Email", record.signerEmail],
+    ["Signed at (UTC)", record.signedAt.toISOString()],
+    ["IP address", record.ip || "unknown"],
+    ["User agent", record.userAgent || "unknown"],
+    ["Signature", appearance.kind === "typed" ? "Typed name" : "Drawn by hand"],
+    ["Signature placed on", `page ${stampedPage}`],
+    ["Task", `${record.taskTitle} (${record.taskId})`],
+    ["Portal", `${record.portalName} (${record.portalId})`],
+    ["Organization", record.organizationName],
+    ["Consent", "The signer agreed to sign this document electronically."],
+  ];
+  const labelWidth = 130;
+  for (const [label, value] of rows) {
+    cert.drawText(label, { x: margin, y, size: 10, font: fonts.bold, color: TEXT });
+    const lines = wrap(fonts.regular, 10, drawable(fonts.regular, value), pageWidth - 2 * margin - labelWidth);
+    for (const line of lines) {
+      // Unbreakable values (a hash, a long user agent) are cut to the width, character by character.
+      let text = line;
+      while (text.length > 1 && fonts.regular.widthOfTextAtSize(text, 10) > pageWidth - 2 * margin - labelWidth) {
+        const cut = Math.max(1, Math.floor(text.length * ((pageWidth - 2 * margin - labelWidth) / fonts.regular.widthOfTextAtSize(text, 10))));
+        cert.drawText(text.slice(0, cut), { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
+        text = text.slice(cut);
+        y -= 14;
+      }
+      cert.drawText(text, { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
+      y -= 14;
+    }
+    y -= 6;
+  }
+  y -= 10;
+  for (const line of wrap(
+    fonts.regular,
+    9,
+    "This document carries a digital signature (PAdES baseline B) by the organization's signing certificate over the whole file, this page included: a PDF reader shows any later change.",
+    pageWidth - 2 * margin,
+  )) {
+    cert.drawText(line, { x: margin, y, size: 9, font: fonts.regular, color: MUTED });
+    y -= 12;
+  }
+
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    pdfPage: cert,
+    reason: ascii(`Signed by ${record.signerName} <${record.signerEmail}>`),
+    contactInfo: ascii(record.signerEmail),
+    name: ascii(record.organizationName),
+    location: ascii(record.ip || "unknown"),
+    signingTime: record.signedAt,
+    signatureLength: SIGNATURE_LENGTH,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    appName: "Client Portals",
+  });
+  // No object streams: the placeholder must stay findable as plain bytes.
+  const unsigned = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const bytes = await new SignPdf().sign(unsigned, new PadesSigner(identity), record.signedAt);
+  return { bytes, originalSha256, stampedPage, certificatePage: doc.getPageCount() };
+}
