@@ -503,8 +503,8 @@ export const SWEEP: readonly SweepRow[] = [
   ),
   page(
     "/org/[orgId]/vault/[portalId]/tasks/[taskId]",
-    "the victim's task inside the guest's own portal",
-    { guest: "not_found" },
+    "the victim's task inside the guest's own portal (sent to its own portal's client view)",
+    { guest: "own_only" },
     (v) => `/org/${v.orgId}/vault/${v.outsider.portal.id}/tasks/${v.task.id}`,
   ),
   // --- the portal list, the organization's settings, the user's own account (list) -------------
