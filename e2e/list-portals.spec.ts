@@ -128,6 +128,8 @@ test("a portal created from a template opens with the template's folders", async
   await look(page, "list-create-dialog");
   await dialog.getByRole("button", { name: "Create and open" }).click();
   await expect(page).toHaveURL(/\/vault\/[0-9a-f-]{36}\/folder\/main$/);
-  await expect(page.getByText("Engagement letter").first()).toBeVisible();
-  await expect(page.getByText("Bank statements").first()).toBeVisible();
+  // In the files table (the folder tree, collapsed on a phone, names them too).
+  const files = page.getByRole("table");
+  await expect(files.getByText("Engagement letter")).toBeVisible();
+  await expect(files.getByText("Bank statements")).toBeVisible();
 });

@@ -4,7 +4,7 @@ import { Plus, X } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/field-error";
-import { MAX_TAG_LENGTH, MAX_TAGS } from "@/lib/portals/schemas";
+import { MAX_TAG_LENGTH, MAX_TAGS } from "@/lib/portals/limits";
 import type { BoundAction } from "./state";
 import { useRunAction } from "./use-run-action";
 

@@ -1,5 +1,5 @@
 import type { ReactNode, SelectHTMLAttributes } from "react";
-import { FieldError } from "@/components/ui/field-error";
+import { controlClasses, describedBy, Field } from "@/components/ui/field";
 
 export interface SelectOption {
   value: string;
@@ -28,13 +28,12 @@ export function Select({
   placeholder?: ReactNode;
 }) {
   return (
-    <label htmlFor={id} className="block text-sm">
-      <span className={hideLabel ? "sr-only" : "mb-1 block font-medium text-slate-700"}>{label}</span>
+    <Field label={label} id={id} error={error} hideLabel={hideLabel}>
       <select
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`block w-full rounded-md border bg-white px-3 py-2 focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand ${error ? "border-red-500" : "border-slate-300"} ${className}`}
+        aria-describedby={describedBy(id, undefined, error)}
+        className={controlClasses(error, className)}
         {...props}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
@@ -44,7 +43,6 @@ export function Select({
           </option>
         ))}
       </select>
-      <FieldError id={`${id}-error`} message={error} />
-    </label>
+    </Field>
   );
 }

@@ -6,9 +6,9 @@ import { isUuid } from "@/lib/ids";
 
 // Portal requests and the Portal record (spec sections 2 and 4, D9, D13).
 
-export const MAX_NAME_LENGTH = 200;
-export const MAX_TAGS = 50;
-export const MAX_TAG_LENGTH = 100;
+import { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from "./limits";
+
+export { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS };
 
 export const portalNameSchema = z.string().trim().min(1).max(MAX_NAME_LENGTH).meta({ description: "Trimmed, 1-200 characters" });
 

@@ -11,22 +11,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 
-import type { Bench } from "./report.ts";
+import { memoryBench, type Bench, type MemoryResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
 export const SIZE = 100 * MB;
 export const LIMIT_MB = 64;
 
-export interface IngestBenchResult {
-  bytes: number;
-  seconds: number;
-  mbPerSecond: number;
-  baselineRssMb: number;
-  peakRssMb: number;
-  growthMb: number;
-  passed: boolean;
-}
+export type IngestBenchResult = MemoryResult;
 
 /** Serves `size` bytes of one repeated 64 KiB chunk under backpressure: the server holds no body. */
 function startBodyServer(): Promise<Server> {
@@ -116,20 +108,4 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.exit(result.passed ? 0 : 1);
 }
 
-export const ingestBench: Bench = {
-  name: "file_url ingest",
-  async run() {
-    const r = await runFileUrlIngestBench();
-    return [
-      {
-        work: "100 MB file_url ingest",
-        product: `RSS +${r.growthMb} MB (${r.mbPerSecond} MB/s)`,
-        anchor: "—",
-        ratio: null,
-        target: `< ${LIMIT_MB} MB`,
-        met: r.passed,
-        details: r,
-      },
-    ];
-  },
-};
+export const ingestBench: Bench = memoryBench("file_url ingest", "100 MB file_url ingest", LIMIT_MB, runFileUrlIngestBench);

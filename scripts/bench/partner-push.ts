@@ -13,22 +13,14 @@ import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 
 import { startPartnerSandbox } from "../partner-sandbox.ts";
-import type { Bench } from "./report.ts";
+import { memoryBench, type Bench, type MemoryResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
 export const SIZE = 100 * MB;
 export const LIMIT_MB = 64;
 
-export interface PartnerPushBenchResult {
-  bytes: number;
-  seconds: number;
-  mbPerSecond: number;
-  baselineRssMb: number;
-  peakRssMb: number;
-  growthMb: number;
-  passed: boolean;
-}
+export type PartnerPushBenchResult = MemoryResult;
 
 /** `size` bytes of a repeated 64 KiB chunk, produced as they are read. */
 function body(size: number): Readable {
@@ -124,24 +116,7 @@ export function printPartnerPushResult(r: PartnerPushBenchResult): void {
   console.log(`  RSS baseline ${r.baselineRssMb} MB, peak ${r.peakRssMb} MB, growth ${r.growthMb} MB (limit ${LIMIT_MB} MB): ${r.passed ? "PASS" : "FAIL"}`);
 }
 
-/** For scripts/bench/index.ts. */
-export const partnerPushBench: Bench = {
-  name: "partner push",
-  async run() {
-    const r = await runPartnerPushBench();
-    return [
-      {
-        work: "100 MB partner push",
-        product: `RSS +${r.growthMb} MB (${r.mbPerSecond} MB/s)`,
-        anchor: "—",
-        ratio: null,
-        target: `< ${LIMIT_MB} MB`,
-        met: r.passed,
-        details: r,
-      },
-    ];
-  },
-};
+export const partnerPushBench: Bench = memoryBench("partner push", "100 MB partner push", LIMIT_MB, runPartnerPushBench);
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await runPartnerPushBench();

@@ -9,15 +9,13 @@
  */
 import { pathToFileURL } from "node:url";
 
-import { scalingBench, type Bench, type ScalingResult } from "./report.ts";
+import { compareMedians, scalingBench, type Bench, type ScalingResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 export const RATIO_LIMIT = 2;
 const RUNS = 25;
 
 export type PortalListBenchResult = ScalingResult;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function runPortalListBench(): Promise<PortalListBenchResult> {
   const services = await startBenchServices({ databaseName: "client_portals_bench_portal_list", tmpPrefix: "cp-bench-list-" });
@@ -68,18 +66,9 @@ export async function runPortalListBench(): Promise<PortalListBenchResult> {
       ]);
       return performance.now() - started;
     };
-    for (let i = 0; i < 5; i++) await Promise.all([page(small), page(large)]); // warm-up
-    const smallTimes: number[] = [];
-    const largeTimes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      smallTimes.push(await page(small));
-      largeTimes.push(await page(large));
-    }
+    const result = await compareMedians(small, large, page, RUNS, RATIO_LIMIT);
     await db.$disconnect();
-    const smallMs = Math.round(median(smallTimes) * 10) / 10;
-    const largeMs = Math.round(median(largeTimes) * 10) / 10;
-    const ratio = Math.round((largeMs / smallMs) * 100) / 100;
-    return { smallMs, largeMs, ratio, passed: ratio < RATIO_LIMIT };
+    return result;
   } finally {
     await services.stop();
   }

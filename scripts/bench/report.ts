@@ -69,3 +69,46 @@ export function scalingBench(name: string, work: string, sizes: { small: string;
     },
   };
 }
+
+/**
+ * Times `measure` on the small and the large case, interleaved (5 warm-up rounds, then `runs`), and
+ * compares their medians: the large one must stay under `limit` times the small one.
+ */
+export async function compareMedians<T>(small: T, large: T, measure: (c: T) => Promise<number>, runs: number, limit: number): Promise<ScalingResult> {
+  for (let i = 0; i < 5; i++) await Promise.all([measure(small), measure(large)]);
+  const smallTimes: number[] = [];
+  const largeTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    smallTimes.push(await measure(small));
+    largeTimes.push(await measure(large));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const smallMs = Math.round(median(smallTimes) * 10) / 10;
+  const largeMs = Math.round(median(largeTimes) * 10) / 10;
+  const ratio = Math.round((largeMs / smallMs) * 100) / 100;
+  return { smallMs, largeMs, ratio, passed: ratio < limit };
+}
+
+/** What a streaming benchmark measures: the resident memory a 100 MB transfer adds, against a limit. */
+export interface MemoryResult {
+  bytes: number;
+  seconds: number;
+  mbPerSecond: number;
+  baselineRssMb: number;
+  peakRssMb: number;
+  growthMb: number;
+  passed: boolean;
+}
+
+/** A benchmark whose target is resident memory growth under `limitMb` (file_url ingest, partner push). */
+export function memoryBench(name: string, work: string, limitMb: number, measure: () => Promise<MemoryResult>): Bench {
+  return {
+    name,
+    async run() {
+      const r = await measure();
+      return [
+        { work, product: `RSS +${r.growthMb} MB (${r.mbPerSecond} MB/s)`, anchor: "—", ratio: null, target: `< ${limitMb} MB`, met: r.passed, details: r },
+      ];
+    },
+  };
+}

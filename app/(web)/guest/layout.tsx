@@ -1,9 +1,8 @@
 import type { ReactNode } from "react";
+import { AccountControls } from "@/components/account-controls";
 import { AppHeader } from "@/components/app-header";
-import { Button } from "@/components/ui/button";
 import { requireUser } from "@/lib/auth/session";
 import { GUEST_HOME_PATH } from "@/lib/portals/links";
-import { signOutAction } from "@/app/sign-in/actions";
 
 /** The client's home: outside any one organization (a client may work with several firms). */
 export default async function GuestLayout({ children }: { children: ReactNode }) {
@@ -11,14 +10,7 @@ export default async function GuestLayout({ children }: { children: ReactNode })
   return (
     <div className="min-h-screen">
       <AppHeader home={GUEST_HOME_PATH} links={[{ href: "/account/notifications", label: "Email settings" }]}>
-        <span className="text-sm text-slate-600" data-testid="signed-in-as">
-          {user.name ?? user.email}
-        </span>
-        <form action={signOutAction}>
-          <Button type="submit" variant="ghost" className="-ml-4 md:ml-0">
-            Sign out
-          </Button>
-        </form>
+        <AccountControls user={user} />
       </AppHeader>
       <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">{children}</main>
     </div>

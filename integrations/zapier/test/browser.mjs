@@ -69,3 +69,41 @@ export async function consent(authorizeUrl, { email = 'admin@demo.test', untick 
     return new URL((await redirected).url()).searchParams;
   });
 }
+
+/**
+ * A member chooses the document of a Sign Document task on its page (the API has no way to: the
+ * document and the signature's place are set in the web application). The default placement: a
+ * signature page appended.
+ */
+export async function chooseDocumentToSign(appUrl, { orgId, portalId, taskId, fileName, email = 'admin@demo.test' }) {
+  return withPage(async (page) => {
+    const taskPage = `/org/${orgId}/vault/${portalId}/tasks/${taskId}`;
+    await page.goto(`${appUrl}/sign-in?callbackUrl=${encodeURIComponent(taskPage)}`);
+    await signIn(page, email);
+    await page.waitForURL(`${appUrl}${taskPage}`);
+    await page.getByRole('button', { name: 'Choose document' }).click();
+    await page.getByLabel('PDF of this portal').selectOption({ label: fileName });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Change document' }).waitFor();
+  });
+}
+
+/** A guest opens the task's signing page, types their name, agrees and signs. */
+export async function signAsGuest(appUrl, { orgId, portalId, taskId, email, name }) {
+  return withPage(async (page) => {
+    const signPage = `/org/${orgId}/client/${portalId}/sign/${taskId}`;
+    await page.goto(`${appUrl}/sign-in?callbackUrl=${encodeURIComponent(signPage)}`);
+    await signIn(page, email);
+    await page.waitForURL(`${appUrl}${signPage}`);
+    await page.getByRole('radio', { name: 'Type my name' }).click();
+    await page.getByLabel('Your full name').fill(name);
+    await page.getByLabel('I agree to sign electronically').check();
+    await page.getByRole('button', { name: 'Sign the document' }).click();
+    // Signed (the page says so, or has refreshed to the signed task), or the form's error (named in
+    // the failure, not left to a timeout).
+    const done = page.getByText('Signed. Thank you!').or(page.getByText('This document is signed'));
+    const refused = page.locator('form [role=alert], form [id$=-error]').filter({ hasText: /\S/ });
+    await done.or(refused).first().waitFor({ timeout: 30_000 });
+    if (!(await done.first().isVisible())) throw new Error(`the guest could not sign: ${await refused.allTextContents()}`);
+  });
+}

@@ -1,11 +1,10 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { AccountControls } from "@/components/account-controls";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
-import { Button } from "@/components/ui/button";
 import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
-import { signOutAction } from "@/app/sign-in/actions";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { brandStyle } from "@/lib/organization/brand-style";
 
@@ -38,14 +37,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
     <div className="min-h-screen" style={await brandStyle(orgId)}>
       <AppHeader home={`/org/${orgId}`} links={links}>
         <OrgSwitcher current={orgId} options={orgs} />
-        <span className="text-sm text-slate-600" data-testid="signed-in-as">
-          {user.name ?? user.email}
-        </span>
-        <form action={signOutAction}>
-          <Button type="submit" variant="ghost" className="-ml-4 md:ml-0">
-            Sign out
-          </Button>
-        </form>
+        <AccountControls user={user} />
       </AppHeader>
       <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">{children}</main>
     </div>

@@ -29,11 +29,11 @@ export const loadMemberPortal = cache(async (orgId: string, portalId: string) =>
   return { viewer, portal };
 });
 
-/** A tab's title: `<tab> · <portal>` (the root layout adds the product's name). */
-export function tabMetadata(tab: string) {
+/** A tab's title: `<tab> · <portal>`, or the portal's name alone for its main page (the root layout adds the product's name). */
+export function tabMetadata(tab?: string) {
   return async ({ params }: { params: Promise<{ orgId: string; portalId: string }> }): Promise<Metadata> => {
     const { orgId, portalId } = await params;
     const { portal } = await loadMemberPortal(orgId, portalId);
-    return { title: `${tab} · ${portal.name}` };
+    return { title: tab ? `${tab} · ${portal.name}` : portal.name };
   };
 }

@@ -19,6 +19,7 @@ import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/l
 import { isUuid } from "@/lib/ids";
 import { listPartnerPushStatuses } from "@/lib/partner/push";
 import { fileDownloadPath, portalPath } from "@/lib/portals/links";
+import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
 
 type Params = { orgId: string; portalId: string; folderId: string };
@@ -59,6 +60,9 @@ const COLUMNS: { sort: FolderSort; label: string; className?: string }[] = [
   { sort: "uploader", label: "Uploaded by" },
   { sort: "date", label: "Date" },
 ];
+
+/** The Files tab is the portal's main page: titled with the portal's name alone. */
+export const generateMetadata = tabMetadata();
 
 export default async function PortalFolderPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
   const { orgId, portalId, folderId } = await params;
