@@ -1,12 +1,16 @@
 import { redirect } from "next/navigation";
 import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
+import { GUEST_HOME_PATH } from "@/lib/portals/links";
 
-// Home: the first organization of the signed-in user.
+// Home: the first organization where the signed-in user is a member; someone who is only a
+// guest (of one or more portals, in one or more organizations) lands on the guest home.
 export default async function Home() {
   const user = await requireUser("/");
-  const [first] = await listUserOrganizations(user.id);
-  if (first) redirect(`/org/${first.orgId}`);
+  const orgs = await listUserOrganizations(user.id);
+  const member = orgs.find((o) => o.role !== "guest");
+  if (member) redirect(`/org/${member.orgId}`);
+  if (orgs.length > 0) redirect(GUEST_HOME_PATH);
   return (
     <main className="mx-auto max-w-md px-4 py-24 text-center">
       <h1 className="text-xl font-semibold">No organization yet</h1>

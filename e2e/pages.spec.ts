@@ -46,6 +46,9 @@ test("pages without a session fit a phone and pass axe", async ({ page }) => {
   for (const [name, path] of [
     ["sign-in", "/sign-in"],
     ["check-email", "/sign-in/check-email"],
+    ["forgot-password", "/sign-in/forgot"],
+    ["forgot-password-sent", "/sign-in/forgot/sent"],
+    ["reset-password-expired", "/reset-password/no-such-token"],
     ["oauth-error", "/oauth/error?reason=invalid_form"],
     ["invite-unknown", "/invite/no-such-token"],
     ["not-found", "/no-such-page"],
@@ -111,7 +114,14 @@ test("a portal's page is titled with its name; not-found inside the app keeps th
 });
 
 test("a guest's pages fit a phone, and settings that do not apply to guests are not found", async ({ page }) => {
-  const { org, portal } = await signedIn(page, "guest@demo.test");
+  // Only a guest: sign-in lands on the guest home, whose links open the portals.
+  await page.goto("/sign-in");
+  await signIn(page, "guest@demo.test");
+  await expect(page).toHaveURL(/\/guest$/);
+  await checkPage(page, "guest-home");
+  const portal = (await page.getByTestId("home-portal").first().getByRole("link").first().getAttribute("href")) ?? "";
+  const org = /^\/org\/[0-9a-f-]{36}/.exec(portal)?.[0] ?? "";
+  expect(org, `the guest home links ${portal}`).not.toBe("");
   for (const [name, path] of [
     ["guest-portals", org],
     ["guest-portal", portal],

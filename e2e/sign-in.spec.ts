@@ -40,8 +40,12 @@ test("a guest sees only the portal they were invited to", async ({ page }) => {
   await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
-  await expect(page.getByTestId("portal-row")).toHaveCount(1);
-  await expect(page.getByTestId("portal-row")).toContainText("Acme Ltd");
+  // Only a guest: the guest home, not an organization's portal list.
+  await expect(page).toHaveURL(/\/guest$/);
+  await expect(page.getByTestId("home-portal")).toHaveCount(1);
+  await expect(page.getByTestId("home-portal")).toContainText("Acme Ltd");
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/guest$/);
 });
 
 test("a magic link from the captured mailbox signs the member in, and sign-out ends the session", async ({ page }) => {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -34,6 +35,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             Sign in
           </Button>
         </form>
+        <p className="mt-4 text-sm">
+          <Link className="text-brand underline" href="/sign-in/forgot">
+            Forgot password?
+          </Link>
+        </p>
       </Card>
       <Card title="Or get a sign-in link by email">
         <form action={signInWithMagicLink} className="space-y-4">

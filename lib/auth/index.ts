@@ -6,6 +6,7 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { verifyCredentials } from "@/lib/auth/verify-credentials";
+import { checkSessionToken } from "@/lib/auth/password-reset";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
@@ -53,9 +54,9 @@ function config(): NextAuthConfig {
         if (!email) return false;
         return (await db.user.count({ where: { email } })) > 0;
       },
+      // A password reset bumps the user's sessionVersion: a JWT issued before it ends here.
       jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
-        return token;
+        return checkSessionToken(token, user?.id);
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, newPasswordSchema } from "@/lib/auth/password";
 import { db, type Tx } from "@/lib/db";
 import { AppError, forbidden, invalidRequest } from "@/lib/errors";
 import { isStorableText } from "@/lib/text";
 import { invitationTokenHash } from "./invitation-token";
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 
 const newAccountSchema = z.object({
   name: z
@@ -15,7 +15,7 @@ const newAccountSchema = z.object({
     .min(1, "Enter your name")
     .max(200, "The name is too long")
     .refine(isStorableText, "The name contains characters that cannot be stored (NUL or invalid Unicode)"),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(200, "The password is too long"),
+  password: newPasswordSchema,
 });
 
 export interface AcceptedInvitation {

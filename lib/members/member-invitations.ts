@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, newPasswordSchema } from "@/lib/auth/password";
 import { db, type Tx } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { memberInvitationEmail } from "@/lib/email/templates/member-invitation";
@@ -19,7 +19,7 @@ import type { MemberRole } from "./manage-members";
 // existing user sign in, and accept. Accepting creates the membership; a guest of the
 // organization who is invited becomes a member (the membership outranks their guest rows).
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 const NO_LONGER_VALID = "This invitation has expired or was already used";
 
 export const InviteMemberSchema = z.object({
@@ -145,7 +145,7 @@ const newAccountSchema = z.object({
     .min(1, "Enter your name")
     .max(200, "The name is too long")
     .refine(isStorableText, "The name contains characters that cannot be stored"),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `The password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(200, "The password is too long"),
+  password: newPasswordSchema,
 });
 
 /** Someone without a password accepts: the account is created (or completed) with a name and password. */
