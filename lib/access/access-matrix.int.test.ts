@@ -16,7 +16,7 @@ import { listPortalFiles } from "@/lib/files/list-files";
 import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
 import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
-import { getFolderTree, getFolderView } from "@/lib/files/folder-view";
+import { getFolderPath, getFolderTree, getFolderView } from "@/lib/files/folder-view";
 import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
@@ -316,6 +316,13 @@ const ROWS: Row[] = [
     write: false,
     expect: PORTAL_VIEW,
     run: (viewer, w) => getFolderTree({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "files/folder-view:getFolderPath",
+    scope: "file:list",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getFolderPath({ viewer, portalId: w.portalId, folderId: "main" }),
   }),
   row({
     entry: "files/file-url:getFileUrl",

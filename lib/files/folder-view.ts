@@ -200,6 +200,17 @@ export async function getFolderView({
   };
 }
 
+/**
+ * The breadcrumbs of a folder of the portal (null or "main": the root, none): 404 "Folder" when it
+ * is not an active folder of this portal. The folder page's layout asks before its loading
+ * skeleton streams, so that a folder id of another portal or organization answers 404, not a
+ * 200 whose streamed body says not found.
+ */
+export async function getFolderPath({ viewer, portalId, folderId }: { viewer: Viewer; portalId: string; folderId: string | null }): Promise<FolderCrumb[]> {
+  await accessPortal(viewer, portalId, "listFiles");
+  return folderId === null || folderId === "main" ? [] : folderPath(viewer.orgId, portalId, folderId);
+}
+
 /** The active folders from the root down to `folderId`; 404 "Folder" when it is not an active folder of the portal. */
 async function folderPath(orgId: string, portalId: string, folderId: string): Promise<FolderCrumb[]> {
   if (!isUuid(folderId)) throw notFound("Folder");

@@ -3,7 +3,7 @@
 // sweep (integration tier) and the fuzz tier.
 //
 // Tables the background work updates on its own (the event relay marks events handed over, the
-// job engine records deliveries and sends mail, every token use stamps its grant) are compared by
+// job engine records deliveries and sends mail and digests, every token use stamps its grant) are compared by
 // their row ids only: a refused request must not add or remove rows there either.
 
 const FULL_ROWS = [
@@ -11,6 +11,7 @@ const FULL_ROWS = [
   "PortalGuest",
   "Invitation",
   "ExternalSystemId",
+  "PartnerConnection",
   "PartnerLink",
   "PartnerPush",
   "FileEntry",
@@ -19,11 +20,13 @@ const FULL_ROWS = [
   "AuditLog",
   "WorkflowState",
   "Membership",
-  "NotificationSetting",
   "MemberInvitation",
+  "NotificationSetting",
   "OAuthClient",
 ];
-const IDS_ONLY = ["Event", "OutboundEmail", "OAuthGrant", "OAuthAuthorizationCode"];
+const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "OAuthGrant", "OAuthAuthorizationCode"];
+/** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
+export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */
 const GLOBAL_COUNTS = ["TaskAssignee", "TaskFormField", "TaskAnswer", "TaskReminder", "WebhookDelivery", "WebhookAttempt", "OAuthRefreshToken", "User"];
 
@@ -31,6 +34,8 @@ const q = (t: string) => `"${t}"`;
 
 /** One row: a column per table; `$1` is the organization's id. */
 export const ORG_STATE_SQL = `SELECT ${[
+  // The organization's own row: its name, plan, profile and guest defaults.
+  `(SELECT md5(r::text) FROM "Organization" r WHERE r.id = $1::uuid) AS "Organization"`,
   ...FULL_ROWS.map((t) => `(SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) FROM ${q(t)} r WHERE r."orgId" = $1::uuid) AS ${q(t)}`),
   ...IDS_ONLY.map((t) => `(SELECT md5(coalesce(string_agg(r.id::text, '|' ORDER BY r.id::text), '')) FROM ${q(t)} r WHERE r."orgId" = $1::uuid) AS ${q(t)}`),
   ...GLOBAL_COUNTS.map((t) => `(SELECT count(*)::text FROM ${q(t)}) AS ${q(t)}`),

@@ -40,11 +40,70 @@ export async function createVictim() {
       pendingExpiresAt: new Date(Date.now() + 3_600_000),
     },
   });
+  // A registered PDF (download, rename, move, delete, a Sign Document's document) and a file in
+  // Recently deleted (restore).
+  const file = await db.fileEntry.create({
+    data: {
+      orgId,
+      portalId: portal.id,
+      name: `victim-report-${randomUUID()}.pdf`,
+      extension: "pdf",
+      contentType: "application/pdf",
+      size: 4,
+      status: "registered",
+      registeredAt: new Date(),
+      storageKey: `orgs/${orgId}/files/${randomUUID()}`,
+      uploadedById: api.user.id,
+    },
+  });
+  const trashed = await db.fileEntry.create({
+    data: {
+      orgId,
+      portalId: portal.id,
+      name: `victim-deleted-${randomUUID()}.pdf`,
+      extension: "pdf",
+      size: 4,
+      status: "registered",
+      registeredAt: new Date(),
+      deletedAt: new Date(),
+      storageKey: `orgs/${orgId}/files/${randomUUID()}`,
+    },
+  });
+  const memberInvitation = await db.memberInvitation.create({
+    data: {
+      orgId,
+      email: `invitee-${randomUUID()}@test.example`,
+      tokenHash: randomUUID(),
+      invitedById: api.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  const portalGuest = await db.portalGuest.findFirstOrThrow({ where: { portalId: portal.id, userId: guest.id } });
   const webhook = await db.webhook.create({
     data: { orgId, url: "https://127.0.0.1:9/victim", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
   });
   const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.id, eventType: "portal.created", status: "failed", attemptCount: 4 } });
-  return { ...api, orgId, states, portal, template, externalId, guest, task, folder, pending, webhook, delivery };
+  // A guest of another portal of the same organization (the web sweep's second caller).
+  const outsider = await createOtherPortalGuest(orgId);
+  return {
+    ...api,
+    orgId,
+    states,
+    portal,
+    template,
+    externalId,
+    guest,
+    portalGuest,
+    memberInvitation,
+    task,
+    folder,
+    pending,
+    file,
+    trashed,
+    webhook,
+    delivery,
+    outsider,
+  };
 }
 export type Victim = Awaited<ReturnType<typeof createVictim>>;
 
@@ -52,10 +111,11 @@ export async function createAttacker() {
   const api = await createApiContext();
   const orgId = api.org.id;
   const portal = await createTestPortal({ orgId, name: `Attacker portal ${randomUUID()}` });
+  const task = await db.task.create({ data: { orgId, portalId: portal.id, title: "Attacker task", actionType: "SignDocument", createdById: api.user.id } });
   const webhook = await db.webhook.create({
     data: { orgId, url: "https://127.0.0.1:9/attacker", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
   });
-  return { ...api, orgId, portal, webhook };
+  return { ...api, orgId, portal, task, webhook };
 }
 export type Attacker = Awaited<ReturnType<typeof createAttacker>>;
 
@@ -71,6 +131,13 @@ export function victimSecrets(v: Victim): string[] {
     v.task.id,
     v.folder.id,
     v.pending.id,
+    v.file.id,
+    v.file.name,
+    v.trashed.id,
+    v.trashed.name,
+    v.portalGuest.id,
+    v.memberInvitation.id,
+    v.memberInvitation.email,
     v.webhook.id,
     v.delivery.id,
     v.guest.id,
@@ -84,9 +151,10 @@ export function victimSecrets(v: Victim): string[] {
  * A guest of another portal of the victim's organization: a user of the same organization, whose
  * access stops at its own portal.
  */
-export async function createOtherPortalGuest(v: Victim) {
-  const portal = await createTestPortal({ orgId: v.orgId, name: `Other portal ${randomUUID()}` });
-  const user = await createTestGuest({ orgId: v.orgId, portalId: portal.id });
+async function createOtherPortalGuest(orgId: string) {
+  const portal = await createTestPortal({ orgId, name: `Other portal ${randomUUID()}` });
+  // With the default permissions (view, download, upload): a refusal is about whose thing it is.
+  const user = await createTestGuest({ orgId, portalId: portal.id });
   return { portal, user };
 }
 
@@ -104,6 +172,13 @@ export function portalSecrets(v: Victim): string[] {
     v.task.id,
     v.folder.id,
     v.pending.id,
+    v.file.id,
+    v.file.name,
+    v.trashed.id,
+    v.trashed.name,
+    v.portalGuest.id,
+    v.memberInvitation.id,
+    v.memberInvitation.email,
     v.webhook.id,
     v.delivery.id,
     v.guest.id,

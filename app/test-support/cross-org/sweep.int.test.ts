@@ -4,7 +4,7 @@ import { API_OPERATIONS } from "@/lib/api/openapi/operations";
 import { callRoute } from "@/app/api/v1/test-support/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
+import { changedTables, ORG_STATE_SQL, ORG_TABLES, type OrgState } from "@/lib/test-support/org-state";
 import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
 import { SWEEP, type ApiRow } from "@/app/test-support/cross-org/table";
 import { coveredByRows, missingRows, scanApp, staleRows, TABLE } from "@/app/test-support/cross-org/web-scan";
@@ -67,6 +67,13 @@ describe("the sweep table", () => {
     expect(missing[1]).toContain('add route("/files/[fileId]/download", "GET"');
     expect(missing[2]).toContain('add action("app/x/actions.ts", "archiveAction"');
     expect(missingRows(surface, new Set([...surface.pages, ...surface.routes, ...surface.actions]))).toEqual([]);
+  });
+
+  it("compares every table that holds an organization's rows", async () => {
+    const tables = await db.$queryRaw<{ table_name: string }[]>`
+      SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'orgId' ORDER BY table_name`;
+    const missing = tables.map((t) => t.table_name).filter((t) => !ORG_TABLES.includes(t));
+    expect(missing, "add these tables to FULL_ROWS (or IDS_ONLY) in lib/test-support/org-state.ts").toEqual([]);
   });
 
   it("names only operations that exist, each served by the row's handler", () => {

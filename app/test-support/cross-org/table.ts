@@ -55,11 +55,15 @@ export interface ApiRow {
  * what each caller must get (a caller left out is not tried):
  * - `not_found`: a page or route answers 404; an action answers the form state of a not_found
  *   refusal (an action's HTTP status is always 200: its result is the form's state);
- * - `own_only`: the answer shows nothing of the victim's (a page that lists the caller's own).
+ * - `own_only`: the answer shows nothing of the victim's (a page that lists the caller's own);
+ * - `as_unknown` (actions): the victim's ids inside the caller's own portal or organization,
+ *   refused with exactly the form state the same call gets with unknown ids in their place (an
+ *   invalid-input message that says nothing about whether the id exists).
  * Always: nothing of the victim's in the answer, and the victim's rows exactly as they were.
  */
 export type WebCaller = "member" | "guest";
-export type WebExpectations = Partial<Record<WebCaller, "not_found" | "own_only">>;
+export type WebExpectation = "not_found" | "own_only" | "as_unknown";
+export type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
 
 export interface PageRow {
   kind: "page";
@@ -148,6 +152,301 @@ const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.exa
 // A public address: the URL check (no private addresses on the fuzz server) passes, so the refusal is about whose webhook it is.
 const webhookForm = { url: "https://93.184.215.14/stolen", events: ["portal.created"] };
 
+const VAULT = "app/(web)/org/[orgId]/vault/[portalId]";
+const download = (orgId: string, portalId: string, fileId: string, inline = false) =>
+  `/org/${orgId}/vault/${portalId}/file/${fileId}/download${inline ? "?inline=1" : ""}`;
+const folderPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`;
+const tasksPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/tasks`;
+
+type Fields = Record<string, string | string[]>;
+/**
+ * The rows of one action whose form names a portal (`portalId`) and maybe a thing in it: the
+ * victim's portal bound to the victim's organization (both callers) and to the attacker's own
+ * (member), and `inOwn` the victim's thing inside the caller's own portal: the attacker's portal
+ * in its organization (member), the guest's portal in the victim's organization (guest), each
+ * expecting what `inOwn` says.
+ */
+function portalAction(
+  file: string,
+  exportName: string,
+  what: string,
+  page: ActionRow["page"],
+  fields: (v: Victim, a: Attacker) => Fields,
+  inOwn?: WebExpectations,
+): ActionRow[] {
+  const rows = [
+    action(file, exportName, what, both, page, (v, a) => ({ bound: [v.orgId, {}], fields: { ...fields(v, a), portalId: v.portal.id } })),
+    action(file, exportName, `${what} through its own organization`, memberOnly, page, (v, a) => ({
+      bound: [a.orgId, {}],
+      fields: { ...fields(v, a), portalId: v.portal.id },
+    })),
+  ];
+  if (inOwn?.member)
+    rows.push(
+      action(file, exportName, `${what} inside its own portal`, { member: inOwn.member }, page, (v, a) => ({
+        bound: [a.orgId, {}],
+        fields: { ...fields(v, a), portalId: a.portal.id },
+      })),
+    );
+  if (inOwn?.guest)
+    rows.push(
+      action(file, exportName, `${what} inside the guest's own portal`, { guest: inOwn.guest }, page, (v, a) => ({
+        bound: [v.orgId, {}],
+        fields: { ...fields(v, a), portalId: v.outsider.portal.id },
+      })),
+    );
+  return rows;
+}
+
+function fileActions(): ActionRow[] {
+  const f = `${VAULT}/file-actions.ts`;
+  return [
+    ...portalAction(f, "startUploadAction", "an upload into the victim's portal", folderPage, () => ({
+      filename: "planted.pdf",
+      contentType: "application/pdf",
+      size: "4",
+    })),
+    ...portalAction(
+      f,
+      "startUploadAction",
+      "an upload into the victim's folder",
+      folderPage,
+      (v) => ({ filename: "planted.pdf", contentType: "application/pdf", size: "4", folderId: v.folder.id }),
+      { member: "as_unknown", guest: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "startUploadAction",
+      "an upload for the victim's task",
+      folderPage,
+      (v) => ({ filename: "planted.pdf", contentType: "application/pdf", size: "4", taskId: v.task.id }),
+      { member: "as_unknown", guest: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "completeUploadAction",
+      "the victim's pending upload",
+      folderPage,
+      (v) => ({ fileId: v.pending.id, filename: "victim.pdf", size: "4" }),
+      {
+        member: "as_unknown",
+        guest: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "createFolderAction", "a folder in the victim's folder", folderPage, (v) => ({ parentId: v.folder.id, name: "Planted" })),
+    ...portalAction(f, "renameEntryAction", "the victim's file", folderPage, (v) => ({ fileId: v.file.id, name: "renamed.pdf" }), { member: "not_found" }),
+    ...portalAction(f, "moveEntryAction", "the victim's file into its folder", folderPage, (v) => ({ fileId: v.file.id, parentId: v.folder.id }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "deleteEntryAction", "the victim's file", folderPage, (v) => ({ fileId: v.file.id }), { member: "not_found" }),
+    ...portalAction(
+      f,
+      "restoreEntryAction",
+      "the victim's deleted file",
+      (v) => `/org/${v.orgId}/vault/${v.portal.id}/deleted`,
+      (v) => ({ fileId: v.trashed.id }),
+      {
+        member: "not_found",
+      },
+    ),
+  ];
+}
+
+function portalActions(): ActionRow[] {
+  const f = `${VAULT}/portal-actions.ts`;
+  const settingsPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/settings`;
+  return [
+    ...portalAction(f, "setWorkflowStateAction", "the victim's portal's workflow state", folderPage, (v) => ({
+      workflowStateId: v.states[1]!.id,
+      workflowStateName: v.states[1]!.name,
+    })),
+    ...portalAction(
+      f,
+      "setWorkflowStateAction",
+      "the victim's workflow state",
+      folderPage,
+      (v) => ({ workflowStateId: v.states[1]!.id, workflowStateName: v.states[1]!.name }),
+      {
+        member: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "setTagsAction", "the victim's portal's tags", folderPage, () => ({ tags: ["stolen"] })),
+    ...portalAction(f, "setArchivedAction", "archive the victim's portal", folderPage, () => ({ archived: "true" })),
+    ...portalAction(f, "deletePortalAction", "the victim's portal, permanently", settingsPage, (v) => ({ confirmName: v.portal.name })),
+  ];
+}
+
+function taskActions(): ActionRow[] {
+  const f = `${VAULT}/task-actions.ts`;
+  const sign = (v: Victim) => ({ document_file_id: v.file.id, placement: JSON.stringify({ signaturePage: true }) });
+  return [
+    ...portalAction(f, "createTaskAction", "a task in the victim's portal", tasksPage, () => ({ title: "Planted task", action_type: "General" })),
+    ...portalAction(
+      f,
+      "createTaskAction",
+      "a task assigned to the victim's member and guest",
+      tasksPage,
+      (v) => ({ title: "Reach across", action_type: "General", assignees: [`member:${v.user.id}`, `guest:${v.guest.id}`] }),
+      { member: "as_unknown" },
+    ),
+    ...portalAction(
+      f,
+      "createTaskAction",
+      "a Sign Document task on the victim's PDF",
+      tasksPage,
+      (v) => ({ title: "Sign it", action_type: "Sign Document", ...sign(v) }),
+      {
+        member: "as_unknown",
+      },
+    ),
+    ...portalAction(f, "updateTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id, title: "Changed by another organization" }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "setTaskStatusAction", "complete the victim's task", tasksPage, (v) => ({ taskId: v.task.id, status: "done" }), { member: "not_found" }),
+    ...portalAction(f, "deleteTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id }), { member: "not_found" }),
+    ...portalAction(
+      f,
+      "setFormFieldsAction",
+      "the victim's task's form",
+      tasksPage,
+      (v) => ({ taskId: v.task.id, fields: JSON.stringify([{ label: "Planted", kind: "text", required: false }]) }),
+      { member: "not_found" },
+    ),
+    ...portalAction(f, "setDocumentAction", "the victim's task's document", tasksPage, (v) => ({ taskId: v.task.id, ...sign(v) }), { member: "not_found" }),
+    action(f, "setDocumentAction", "the victim's PDF as its own task's document", { member: "as_unknown" }, tasksPage, (v, a) => ({
+      bound: [a.orgId, {}],
+      fields: { portalId: a.portal.id, taskId: a.task.id, ...sign(v) },
+    })),
+  ];
+}
+
+function guestActions(): ActionRow[] {
+  const f = `${VAULT}/guest-actions.ts`;
+  const guestsPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/guests`;
+  return [
+    ...portalAction(f, "inviteGuestsAction", "a guest into the victim's portal", guestsPage, () => ({ emails: "intruder@example.com", name: "Intruder" })),
+    ...portalAction(f, "resendInvitationAction", "the victim's guest's invitation", guestsPage, (v) => ({ guestId: v.portalGuest.id }), {
+      member: "not_found",
+    }),
+    ...portalAction(f, "removeGuestAction", "the victim's guest", guestsPage, (v) => ({ guestId: v.portalGuest.id }), { member: "not_found" }),
+  ];
+}
+
+/** The rows of an organization-level action: bound to the victim's organization (both callers), and where the form carries an id of the victim's, that id through the attacker's own organization. */
+function orgActionRows(
+  file: string,
+  exportName: string,
+  what: string,
+  page: ActionRow["page"],
+  fields: (v: Victim, a: Attacker) => Fields,
+  own?: WebExpectation,
+): ActionRow[] {
+  const rows = [action(file, exportName, what, both, page, (v, a) => ({ bound: [v.orgId, {}], fields: fields(v, a) }))];
+  if (own)
+    rows.push(
+      action(file, exportName, `${what} through its own organization`, { member: own }, page, (v, a) => ({ bound: [a.orgId, {}], fields: fields(v, a) })),
+    );
+  return rows;
+}
+
+function listActions(): ActionRow[] {
+  const members = "app/(web)/org/[orgId]/settings/members/actions.ts";
+  const states = "app/(web)/org/[orgId]/settings/workflow-states/actions.ts";
+  return [
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/actions.ts",
+      "createPortalAction",
+      "a portal in the victim's organization",
+      (v) => `/org/${v.orgId}`,
+      () => ({ name: "Planted portal" }),
+    ),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/actions.ts",
+      "createPortalAction",
+      "a portal from the victim's template",
+      (v) => `/org/${v.orgId}`,
+      (v) => ({ name: "Stolen", templateId: v.template.id }),
+      "as_unknown",
+    ),
+    ...orgActionRows("app/(web)/org/[orgId]/settings/profile/actions.ts", "profileAction", "the victim's name and colour", settings("profile"), () => ({
+      name: "Renamed",
+      brandColor: "#000000",
+    })),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/settings/guest-defaults/actions.ts",
+      "guestDefaultsAction",
+      "the victim's guest defaults",
+      settings("guest-defaults"),
+      () => ({ view: "on", upload: "on", download: "on", deleteOwnUploads: "on" }),
+    ),
+    ...orgActionRows(members, "inviteMemberAction", "a member into the victim's organization", settings("members"), () => ({
+      email: "intruder@example.com",
+      role: "admin",
+    })),
+    ...orgActionRows(
+      members,
+      "changeRoleAction",
+      "the victim's admin's role",
+      settings("members"),
+      (v) => ({ userId: v.user.id, role: "member" }),
+      "not_found",
+    ),
+    ...orgActionRows(members, "removeMemberAction", "the victim's admin", settings("members"), (v) => ({ userId: v.user.id }), "not_found"),
+    ...orgActionRows(
+      members,
+      "revokeInvitationAction",
+      "the victim's member invitation",
+      settings("members"),
+      (v) => ({ invitationId: v.memberInvitation.id }),
+      "not_found",
+    ),
+    ...orgActionRows(states, "addStateAction", "a workflow state in the victim's organization", settings("workflow-states"), () => ({ name: "Planted" })),
+    ...orgActionRows(
+      states,
+      "renameStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[0]!.id, name: "Renamed" }),
+      "not_found",
+    ),
+    ...orgActionRows(
+      states,
+      "moveStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[0]!.id, direction: "down" }),
+      "as_unknown",
+    ),
+    ...orgActionRows(
+      states,
+      "removeStateAction",
+      "the victim's workflow state",
+      settings("workflow-states"),
+      (v) => ({ workflowStateId: v.states[1]!.id }),
+      "not_found",
+    ),
+  ];
+}
+
+function clientActions(): ActionRow[] {
+  const f = "app/(web)/org/[orgId]/client/[portalId]/actions.ts";
+  const clientPage = (v: Victim) => `/org/${v.orgId}/client/${v.portal.id}`;
+  const inOwn = { member: "not_found", guest: "not_found" } as const;
+  return [
+    ...portalAction(f, "answerQuestionAction", "an answer to the victim's task", clientPage, (v) => ({ taskId: v.task.id, answer: "Planted" }), inOwn),
+    ...portalAction(f, "markDoneAction", "the victim's task done", clientPage, (v) => ({ taskId: v.task.id }), inOwn),
+    ...portalAction(f, "submitFormAction", "the victim's task's form", clientPage, (v) => ({ taskId: v.task.id, field_x: "Planted" }), inOwn),
+    ...portalAction(
+      f,
+      "signAction",
+      "the victim's task's document",
+      clientPage,
+      (v) => ({ taskId: v.task.id, method: "typed", typedName: "Intruder", consent: "on" }),
+      inOwn,
+    ),
+  ];
+}
+
 export const SWEEP: readonly SweepRow[] = [
   // --- web pages ------------------------------------------------------------------------------
   page("/org/[orgId]", "the victim's portal list", { member: "not_found", guest: "own_only" }, (v) => `/org/${v.orgId}`),
@@ -165,15 +464,85 @@ export const SWEEP: readonly SweepRow[] = [
   ),
   page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's portal", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`),
   page("/org/[orgId]/vault/[portalId]/folder/[folderId]", "the victim's folder", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/${v.folder.id}`),
+  // A preview is asked for in the query, which the folder's layout cannot see: the page itself
+  // refuses it after its loading skeleton has streamed (a 200 whose body is the not-found page).
+  page(
+    "/org/[orgId]/vault/[portalId]/folder/[folderId]",
+    "the victim's file previewed inside its own portal",
+    { member: "own_only" },
+    (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/main?file=${v.file.id}`,
+  ),
+  page(
+    "/org/[orgId]/vault/[portalId]/folder/[folderId]",
+    "the victim's file previewed",
+    both,
+    (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main?file=${v.file.id}`,
+  ),
   page(
     "/org/[orgId]/vault/[portalId]/folder/[folderId]",
     "the victim's folder inside its own portal",
     memberOnly,
     (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/${v.folder.id}`,
   ),
+  // The portal workspace's tabs: the victim's portal, and the victim's portal or task under the attacker's own organization or portal.
+  ...(["deleted", "guests", "history", "settings", "tasks"] as const).flatMap((tab) => [
+    page(`/org/[orgId]/vault/[portalId]/${tab}`, `the victim's portal's ${tab} tab`, both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/${tab}`),
+    page(
+      `/org/[orgId]/vault/[portalId]/${tab}`,
+      `the victim's portal's ${tab} tab under its own organization`,
+      memberOnly,
+      (v, a) => `/org/${a.orgId}/vault/${v.portal.id}/${tab}`,
+    ),
+  ]),
+  page("/org/[orgId]/vault/[portalId]/tasks/[taskId]", "the victim's task", both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/tasks/${v.task.id}`),
+  page(
+    "/org/[orgId]/vault/[portalId]/tasks/[taskId]",
+    "the victim's task inside its own portal",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/tasks/${v.task.id}`,
+  ),
+  page(
+    "/org/[orgId]/vault/[portalId]/tasks/[taskId]",
+    "the victim's task inside the guest's own portal (sent to its own portal's client view)",
+    { guest: "own_only" },
+    (v) => `/org/${v.orgId}/vault/${v.outsider.portal.id}/tasks/${v.task.id}`,
+  ),
+  // --- the portal list, the organization's settings, the user's own account (list) -------------
+  page("/org/[orgId]/settings", "the victim's settings (sends to its profile)", both, settings("")),
+  page("/org/[orgId]/settings/profile", "the victim's profile", both, settings("profile")),
+  page("/org/[orgId]/settings/members", "the victim's members and invitations", both, settings("members")),
+  page("/org/[orgId]/settings/workflow-states", "the victim's workflow states", both, settings("workflow-states")),
+  page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
+  page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
+  open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
+  // --- the client's (guest's) pages (guest) ----------------------------------------------------
+  page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),
+  page("/org/[orgId]/client/[portalId]", "the client view of the victim's portal", both, (v) => `/org/${v.orgId}/client/${v.portal.id}`),
+  page(
+    "/org/[orgId]/client/[portalId]",
+    "the client view of the victim's portal under its own organization",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/client/${v.portal.id}`,
+  ),
+  page("/org/[orgId]/client/[portalId]/sign/[taskId]", "signing the victim's task", both, (v) => `/org/${v.orgId}/client/${v.portal.id}/sign/${v.task.id}`),
+  page(
+    "/org/[orgId]/client/[portalId]/sign/[taskId]",
+    "signing the victim's task inside its own portal",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/client/${a.portal.id}/sign/${v.task.id}`,
+  ),
+  page(
+    "/org/[orgId]/client/[portalId]/sign/[taskId]",
+    "signing the victim's task inside the guest's own portal",
+    { guest: "not_found" },
+    (v) => `/org/${v.orgId}/client/${v.outsider.portal.id}/sign/${v.task.id}`,
+  ),
   open("/", "redirects to the signed-in user's own organization or to sign-in"),
   open("/sign-in", "the sign-in form"),
   open("/sign-in/check-email", "a static notice"),
+  open("/sign-in/forgot", "the password reset request form"),
+  open("/sign-in/forgot/sent", "a static notice"),
+  open("/reset-password/[token]", "addressed by the reset's secret token (who holds it owns the account), never by an id"),
   open("/docs/api", "the public API reference"),
   open("/oauth/error", "shows the error in its own query"),
   open("/oauth/consent", "addressed by an OAuth client id; shows that client's public profile to the signed-in user, nothing of an organization's data"),
@@ -185,6 +554,20 @@ export const SWEEP: readonly SweepRow[] = [
   open("/.well-known/jwks.json", "public signing keys"),
   open("/.well-known/oauth-authorization-server", "public OAuth metadata"),
   route("/api/auth/[...nextauth]", "GET", "the session (Auth.js: the caller's own only)", { member: "own_only", guest: "own_only" }, () => "/api/auth/session"),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file", both, (v) => download(v.orgId, v.portal.id, v.file.id)),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file inside its own portal", memberOnly, (v, a) =>
+    download(a.orgId, a.portal.id, v.file.id),
+  ),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file inside the guest's own portal", { guest: "not_found" }, (v) =>
+    download(v.orgId, v.outsider.portal.id, v.file.id),
+  ),
+  route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file as a preview", both, (v) =>
+    download(v.orgId, v.portal.id, v.file.id, true),
+  ),
+  // Off (404, no connection) unless the benchmark starts its own server with BENCH_FLOOR=1; there it reads the portals of the token's grant only.
+  route("/api/bench-floor", "GET", "the benchmark's framework floor, off on a production server", both, () => "/api/bench-floor"),
+  open("/invite/[token]/renew", "addressed by the invitation's secret token; renews only an expired invitation, to the invited address"),
+  open("/pdf-worker.mjs", "the pdf.js worker script, the same static file for everyone"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
   open("/healthz", "process liveness"),
   open("/readyz", "dependency readiness, no data"),
@@ -266,6 +649,16 @@ export const SWEEP: readonly SweepRow[] = [
     bound: [a.orgId, {}],
     fields: { webhook_id: a.webhook.id, delivery_id: v.delivery.id },
   })),
+  // --- the portal workspace's actions ---------------------------------------------------------
+  // Each on the victim's portal in the victim's organization (member: not its organization; guest:
+  // not its portal), on the victim's portal bound to the attacker's own organization, and where
+  // the form carries a second id, on the victim's thing inside the caller's own portal.
+  ...fileActions(),
+  ...portalActions(),
+  ...taskActions(),
+  ...guestActions(),
+  ...listActions(),
+  ...clientActions(),
   action(PARTNER_SETTINGS, "testPartnerAction", "the victim's partner settings", both, settings("partner"), (v) => ({
     bound: [v.orgId, {}],
     fields: partnerForm,
@@ -297,6 +690,10 @@ export const SWEEP: readonly SweepRow[] = [
     (v) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`,
     (v, a) => ({ bound: [a.orgId, {}], fields: { portalId: v.portal.id, fileId: v.folder.id } }),
   ),
+  action(PARTNER_PUSH, "resendPartnerPushAction", "a push of the victim's file inside its own portal", memberOnly, folderPage, (v, a) => ({
+    bound: [a.orgId, {}],
+    fields: { portalId: a.portal.id, fileId: v.file.id },
+  })),
   action(
     PARTNER_PUSH,
     "setPartnerIdAction",
@@ -321,6 +718,12 @@ export const SWEEP: readonly SweepRow[] = [
   open("app/invite/[token]/actions.ts#signOutForInvitation", "signs the caller out"),
   open("app/oauth/consent/actions.ts#consentAction", "the signed-in user's own consent to a client; the authorization request is checked again"),
   open("app/sign-in/actions.ts#signInWithPassword", "signing in"),
+  open("app/sign-in/forgot/actions.ts#askForPasswordReset", "mails a reset link to the address typed, the same answer whether it has an account or not"),
+  open("app/reset-password/[token]/actions.ts#setNewPassword", "addressed by the reset's secret token, never by an id"),
+  open("app/join/[token]/actions.ts#createAccountAndJoin", "addressed by the member invitation's secret token, never by an id"),
+  open("app/join/[token]/actions.ts#joinAsSignedIn", "addressed by the member invitation's secret token, never by an id"),
+  open("app/join/[token]/actions.ts#signOutForJoin", "signs the caller out"),
+  open("app/(web)/account/notifications/actions.ts#notificationPreferencesAction", "the signed-in user's own email choices; no id in the form"),
   open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
   open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
 

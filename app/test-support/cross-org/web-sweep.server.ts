@@ -5,16 +5,9 @@ import { fileURLToPath } from "node:url";
 import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import {
-  createAttacker,
-  createOtherPortalGuest,
-  createVictim,
-  portalSecrets,
-  victimSecrets,
-  type Attacker,
-  type Victim,
-} from "@/app/test-support/cross-org/fixtures";
-import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebRouteRow } from "@/app/test-support/cross-org/table";
+import { randomUUID } from "node:crypto";
+import { createAttacker, createVictim, portalSecrets, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
+import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebExpectation, type WebRouteRow } from "@/app/test-support/cross-org/table";
 import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
 
 // The web half of the cross-organization sweep: every page, route handler and server action of
@@ -66,10 +59,9 @@ const { encodeReply } = require("next/dist/compiled/react-server-dom-webpack/cli
 beforeAll(async () => {
   victim = await createVictim();
   attacker = await createAttacker();
-  const guest = await createOtherPortalGuest(victim);
   callers = {
     member: { cookie: await sessionCookie(attacker.user), userId: attacker.user.id },
-    guest: { cookie: await sessionCookie(guest.user), userId: guest.user.id },
+    guest: { cookie: await sessionCookie(victim.outsider.user), userId: victim.outsider.user.id },
   };
   // The guest's first visit records it (PortalGuest.lastSeenAt); later visits within the hour do not.
   await fetch(`${baseUrl}/org/${victim.orgId}`, { headers: { cookie: callers.guest.cookie }, redirect: "manual" });
@@ -77,15 +69,47 @@ beforeAll(async () => {
 
 afterAll(() => pool.end());
 
+/**
+ * A GET (or the row's method) as the caller, following redirects within the application (a member
+ * page sends a guest to the guest view of the same portal): the answer is where it ends. A
+ * redirect elsewhere (a signed storage URL) is the answer itself.
+ */
 async function get(pathname: string, caller: WebCaller, method = "GET"): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${baseUrl}${pathname}`, { method, headers: { cookie: callers[caller].cookie }, redirect: "manual" });
-  return { status: res.status, text: await res.text() };
+  let url = new URL(pathname, baseUrl);
+  for (let hops = 0; ; hops++) {
+    const res = await fetch(url, { method, headers: { cookie: callers[caller].cookie }, redirect: "manual" });
+    const location = res.headers.get("location");
+    const next = location ? new URL(location, url) : null;
+    if (!next || res.status < 300 || res.status >= 400 || next.origin !== url.origin || hops === 5)
+      return { status: res.status, text: `${location ?? ""}\n${await res.text()}` };
+    await res.body?.cancel();
+    url = next;
+    method = "GET";
+  }
 }
 
-async function callAction(row: ActionRow, caller: WebCaller): Promise<{ status: number; text: string }> {
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/**
+ * The form's fields with every id of the victim's the caller must not know replaced by a fresh
+ * one, and the way back for the answer. The bound organization id stays: for the guest it is its
+ * own organization.
+ */
+function withUnknownIds(args: ActionArgs, secrets: string[]): { value: ActionArgs; restore: (text: string) => string } {
+  const victimIds = new Set(secrets.filter((s) => /^[0-9a-f-]{36}$/.test(s)));
+  const map = new Map<string, string>();
+  const text = JSON.stringify(args.fields).replace(UUID, (id) => (victimIds.has(id) ? (map.get(id) ?? map.set(id, randomUUID()).get(id)!) : id));
+  const back = new Map([...map].map(([real, ghost]) => [ghost, real]));
+  return { value: { bound: args.bound, fields: JSON.parse(text) as ActionArgs["fields"] }, restore: (t) => t.replace(UUID, (id) => back.get(id) ?? id) };
+}
+
+type ActionArgs = ReturnType<ActionRow["args"]>;
+const secretsFor = (caller: WebCaller) => (caller === "member" ? [...victimSecrets(victim), ...portalSecrets(victim)] : portalSecrets(victim));
+
+async function callAction(row: ActionRow, caller: WebCaller, args = row.args(victim, attacker)): Promise<{ status: number; text: string }> {
   const id = actionIds().get(`${row.file}#${row.exportName}`);
   if (!id) throw new Error(`the build has no server action ${row.file}#${row.exportName} (rebuild: next build)`);
-  const { bound, fields } = row.args(victim, attacker);
+  const { bound, fields } = args;
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(name, v);
   const body = await encodeReply([...bound, form]);
@@ -100,7 +124,7 @@ async function callAction(row: ActionRow, caller: WebCaller): Promise<{ status: 
 
 type Probe = PageRow | WebRouteRow | ActionRow;
 const probes = SWEEP.filter((r): r is Probe => r.kind === "page" || r.kind === "route" || r.kind === "action").flatMap((row) =>
-  (Object.entries(row.expect) as Array<[WebCaller, "not_found" | "own_only"]>).map(([caller, expected]) => {
+  (Object.entries(row.expect) as Array<[WebCaller, WebExpectation]>).map(([caller, expected]) => {
     const name = row.kind === "action" ? `${row.exportName}` : `${row.kind === "route" ? row.method : "GET"} ${row.route}`;
     return [`${caller}: ${name}: ${row.attempt}`, row, caller, expected] as const;
   }),
@@ -117,6 +141,12 @@ describe("another organization's member, and a guest of another portal", () => {
       expect(res.status, res.text.slice(0, 500)).toBe(200);
       // The action's result is the form's state: a not_found refusal's message.
       if (expected === "not_found") expect(res.text, "the action's answer").toMatch(/"error":"(Organization|Page|[A-Za-z ]+) not found"/);
+      if (expected === "as_unknown") {
+        expect(res.text, "the action's answer is a refusal").toMatch(/"(error|fieldErrors)":/);
+        const unknown = withUnknownIds(row.args(victim, attacker), secretsFor(caller));
+        const control = await callAction(row, caller, unknown.value);
+        expect(res.text, "the same call with unknown ids").toBe(unknown.restore(control.text));
+      }
     } else {
       const pathname = row.path(victim, attacker);
       sent = pathname;
@@ -124,8 +154,8 @@ describe("another organization's member, and a guest of another portal", () => {
       if (expected === "not_found") expect(res.status, `${pathname}: ${res.text.slice(0, 300)}`).toBe(404);
       else expect(res.status, pathname).toBeLessThan(400);
     }
-    const secrets = caller === "member" ? [...victimSecrets(victim), ...portalSecrets(victim)] : portalSecrets(victim);
-    for (const secret of secrets.filter((s) => !sent.includes(s))) expect(res.text, "the answer names something of the victim's").not.toContain(secret);
+    for (const secret of secretsFor(caller).filter((s) => !sent.includes(s)))
+      expect(res.text, "the answer names something of the victim's").not.toContain(secret);
     expect(changedTables(before, await victimState()), "the victim's rows changed").toEqual([]);
   });
 });

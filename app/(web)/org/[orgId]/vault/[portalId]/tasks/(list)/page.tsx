@@ -8,9 +8,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { listAssigneeOptions } from "@/lib/tasks/task-panel-data";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
-import { createTaskAction } from "../task-actions";
-import { portalPdfs } from "./load-pdfs";
+import { loadMemberPortal, orNotFound, tabMetadata } from "../../load-portal";
+import { createTaskAction } from "../../task-actions";
+import { portalPdfs } from "../load-pdfs";
 
 export const generateMetadata = tabMetadata("Tasks");
 
