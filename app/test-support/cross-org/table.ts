@@ -372,6 +372,9 @@ function listActions(): ActionRow[] {
       name: "Renamed",
       brandColor: "#000000",
     })),
+    ...orgActionRows("app/(web)/org/[orgId]/settings/profile/actions.ts", "logoAction", "removing the victim's logo", settings("profile"), () => ({
+      intent: "remove",
+    })),
     ...orgActionRows(
       "app/(web)/org/[orgId]/settings/guest-defaults/actions.ts",
       "guestDefaultsAction",
@@ -514,6 +517,10 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/workflow-states", "the victim's workflow states", both, settings("workflow-states")),
   page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
   page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
+  open(
+    "/org/[orgId]/logo/[sha256]",
+    "the organization's logo, public on purpose (email clients fetch it without a session); addressed by the image's SHA-256, nothing else is served",
+  ),
   open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
   // --- the client's (guest's) pages (guest) ----------------------------------------------------
   page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),
