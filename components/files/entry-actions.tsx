@@ -2,7 +2,7 @@
 
 import { Download, Eye, FolderInput, Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState, useTransition } from "react";
+import { useActionState, useState, useTransition } from "react";
 import {
   deleteEntryAction,
   moveEntryAction,
@@ -16,6 +16,7 @@ import { Dialog, DialogClose } from "@/components/ui/dialog";
 import { ActionMenu, type MenuItem } from "@/components/ui/dropdown-menu";
 import { Input } from "@/components/ui/input";
 import { useToast } from "@/components/ui/toast";
+import { useDone } from "./use-done";
 import type { FolderTreeNode } from "@/lib/files/folder-view";
 import { flattenTree } from "./folder-tree";
 
@@ -108,19 +109,6 @@ export function EntryActions({
       {dialog === "move" ? <MoveDialog orgId={orgId} portalId={portalId} entry={entry} tree={tree} onClose={() => setDialog(null)} /> : null}
     </>
   );
-}
-
-/** Closes the dialog and shows a toast once its action succeeded. */
-function useDone(state: EntryState, message: (name: string) => string, onClose: () => void) {
-  const toast = useToast();
-  useEffect(() => {
-    if (state.done) {
-      toast(message(state.done.name));
-      onClose();
-    }
-    // Only a new state closes the dialog.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
 }
 
 function RenameDialog({ orgId, portalId, entry, onClose }: { orgId: string; portalId: string; entry: EntryRef; onClose: () => void }) {

@@ -1,13 +1,13 @@
 "use client";
 
 import { FolderPlus } from "lucide-react";
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useState } from "react";
 import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
-import { useToast } from "@/components/ui/toast";
+import { useDone } from "./use-done";
 
 /** "New folder": a dialog asking for the name; the folder goes into the open folder. */
 export function NewFolderButton({ orgId, portalId, parentId }: { orgId: string; portalId: string; parentId: string | null }) {
@@ -30,15 +30,7 @@ export function NewFolderButton({ orgId, portalId, parentId }: { orgId: string; 
 
 function NewFolderForm({ orgId, portalId, parentId, onDone }: { orgId: string; portalId: string; parentId: string | null; onDone: () => void }) {
   const [state, action, pending] = useActionState(createFolderAction.bind(null, orgId), {});
-  const toast = useToast();
-  useEffect(() => {
-    if (state.done) {
-      toast(`Created folder ${state.done.name}`);
-      onDone();
-    }
-    // Only a new state closes the dialog.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
+  useDone(state, (name) => `Created folder ${name}`, onDone);
   return (
     <form action={action} className="space-y-4">
       <input type="hidden" name="portalId" value={portalId} />
