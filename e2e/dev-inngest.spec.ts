@@ -1,8 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { authorizeNewClient, callbackServer } from "./support";
 
-// /dev/inngest on the e2e server (the local executor in dev mode, DEV_MAILBOX on): an event made
-// through the API (a task) shows up with the runs it started and their steps.
+// /dev/inngest on the e2e server (the local executor in dev mode, DEV_MAILBOX on): events made
+// through the API (a task created, then completed) show up with the runs they started and their
+// steps. (The webhook fan-out of an organization without webhooks ends before any step, issue 17;
+// notify-portal-users always plans in a step.)
 
 const callback = callbackServer();
 
@@ -12,19 +14,43 @@ test("/dev/inngest lists the event an API call produced and the runs it started"
   // A task in the portal without guests: the specs share the database, and others count portals.
   const portals = (await (await request.get("/api/v1/portals", { headers })).json()) as Array<{ id: string; name: string }>;
   const jordan = portals.find((p) => p.name.startsWith("Jordan Smith"))!;
-  expect((await request.post(`/api/v1/portals/${jordan.id}/tasks`, { headers, data: { title: `Watched ${Date.now()}` } })).status()).toBe(201);
+  const created = await request.post(`/api/v1/portals/${jordan.id}/tasks`, { headers, data: { title: `Watched ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const task = (await created.json()) as { task_id: string };
+  const done = await request.post(`/api/v1/tasks/${task.task_id}/complete`, { headers, data: {} });
+  expect(done.status(), await done.text()).toBe(200);
 
   await expect(async () => {
     await page.goto("/dev/inngest");
     await expect(page.getByTestId("events")).toContainText("task.created");
-    await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).filter({ hasText: "Completed" }).first()).toBeVisible();
+    await expect(page.getByTestId("events")).toContainText("task.completed");
+    await expect(
+      page
+        .getByTestId("run")
+        .filter({ hasText: "webhook-fan-out" })
+        .filter({ hasText: /Completed/ })
+        .first(),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByTestId("run")
+        .filter({ hasText: "notify-portal-users" })
+        .filter({ hasText: /Completed/ })
+        .first(),
+    ).toBeVisible();
   }).toPass({ timeout: 20_000 });
   await expect(page.getByRole("heading", { name: "Background jobs" })).toBeVisible();
   // Every function the app serves (the SDK's introspection of /api/inngest in dev mode) was synced.
   const served = ((await (await request.get("/api/inngest")).json()) as { function_count: number }).function_count;
   expect(served).toBeGreaterThan(0);
   await expect(page.getByText(/functions synced/)).toContainText(`${served} functions synced`);
-  await expect(page.getByTestId("run").filter({ hasText: "webhook-fan-out" }).first()).toContainText("create-deliveries");
+  await expect(
+    page
+      .getByTestId("run")
+      .filter({ hasText: "notify-portal-users" })
+      .filter({ hasText: /Completed/ })
+      .first(),
+  ).toContainText("plan");
 
   for (const [width, height] of [
     [1280, 800],

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { s3Env, startEmbeddedS3, type EmbeddedS3 } from "../scripts/lib/embedded.ts";
 import { applyMigrations } from "../scripts/lib/schema-engine.ts";
 import { InngestExecutor } from "../scripts/test/inngest-executor.ts";
+import { productionServerArgs } from "../scripts/lib/production-server.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -208,7 +209,7 @@ export async function startServices(): Promise<Services> {
       output += c.toString("utf8");
       appendFileSync(logFile, c);
     };
-    const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(PORTS.server), "-H", "127.0.0.1"], {
+    const server = spawn(process.execPath, productionServerArgs(PORTS.server), {
       cwd: root,
       env: { ...process.env, ...env, NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServices, type TestServices } from "../scripts/test/services";
+import { productionServerArgs } from "../scripts/lib/production-server.ts";
 
 // Graceful shutdown of the production build (lib/shutdown.ts, registered in instrumentation.ts):
 // SIGTERM during a slow request lets that request finish, refuses new connections, stops the
@@ -24,7 +24,7 @@ beforeAll(async () => {
   services = await startTestServices({ databaseName: "client_portals_shutdown", tmpPrefix: "cp-shutdown-" });
   engine = createServer((_req, res) => void setTimeout(() => res.writeHead(200).end("{}"), 1_500));
   await new Promise<void>((resolve) => engine.listen(0, "127.0.0.1", resolve));
-  next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  next = spawn(process.execPath, productionServerArgs(port), {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 
@@ -8,12 +9,25 @@ export type Db = PrismaClient;
 /** A transaction client, as handed to `db.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-// One client per process: Next.js dev reloads modules, so the instance lives on globalThis.
-const globalForDb = globalThis as unknown as { __db?: PrismaClient };
+// One client per process: Next.js dev reloads modules, so the instance lives on globalThis. The
+// client's connection pool is ours (`__pool`), so that the hot paths can send a statement through
+// it without Prisma (`query` below) on the same connections.
+const globalForDb = globalThis as unknown as { __db?: PrismaClient; __pool?: pg.Pool };
+
+/** `timestamp(3)` columns hold UTC wall time: read them as UTC whatever the process's zone. */
+const TIMESTAMP_OIDS = new Set([1114]);
+const utcTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    TIMESTAMP_OIDS.has(oid) && format !== "binary"
+      ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: env().DATABASE_URL, max: 10 });
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10, types: utcTypes });
+  globalForDb.__pool = pool;
+  // disposeExternalPool: `$disconnect` ends the pool as it would end one the adapter made.
+  return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 }
 
 // The ambient transaction (D6, see runInTransaction): while one is open in the current async
@@ -140,18 +154,41 @@ function runSafely(hook: () => void): void {
   }
 }
 
+/**
+ * One statement sent straight through the client's pool, without Prisma's query engine and row
+ * mapping: for the hot paths (issue 17), where Prisma's per-query work costs more than the query.
+ * `text` uses $1, $2... placeholders. Rows come as pg reads them (timestamps as UTC Dates, int8 as
+ * strings: cast counts to int). Inside an ambient transaction, or when a test substituted the
+ * client, it goes through that client instead, so it joins the transaction and sees what the test
+ * arranged.
+ */
+export async function query<R>(text: string, values: unknown[] = [], options: { name?: string } = {}): Promise<R[]> {
+  if (ambient.getStore()) return getDb().$queryRawUnsafe<R[]>(text, ...values);
+  const client = rootClient();
+  const pool = globalForDb.__pool;
+  if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
+  // A `name` makes it a prepared statement on each connection (parsed and planned once there,
+  // then only bound and executed): for statements run on every request of a hot path.
+  const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
+  return result.rows;
+}
+
 /** Tests and benchmarks only: the next `db` call makes a new client (after the environment changed). */
 export async function resetDbClientForTests(): Promise<void> {
   const previous = globalForDb.__db;
   globalForDb.__db = undefined;
+  globalForDb.__pool = undefined;
   await previous?.$disconnect();
 }
 
 /** Tests only: every `db` call (outside an ambient transaction) goes to `client` until the returned restore runs. */
 export function useClientForTests(client: PrismaClient): () => void {
-  const previous = globalForDb.__db;
+  const previous = { db: globalForDb.__db, pool: globalForDb.__pool };
   globalForDb.__db = client;
+  // `query` goes through the substituted client too.
+  globalForDb.__pool = undefined;
   return () => {
-    globalForDb.__db = previous;
+    globalForDb.__db = previous.db;
+    globalForDb.__pool = previous.pool;
   };
 }

@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 
 import { startDurableServices } from "./test/durable-services.ts";
 import { startTestServices, type TestServices } from "./test/services.ts";
+import { productionServerArgs } from "./lib/production-server.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.env["E2E_PORT"] ?? 3100);
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
   const envFile = process.env["E2E_SERVER_ENV_FILE"];
   if (envFile) writeFileSync(envFile, JSON.stringify({ ...services.env, APP_URL: appUrl }), { mode: 0o600 });
 
-  next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  next = spawn(process.execPath, productionServerArgs(port), {
     cwd: root,
     env,
     stdio: "inherit",

@@ -1,6 +1,6 @@
 import { events, inngest } from "@/inngest/client";
 import { partnerPushRequestId } from "@/lib/events/types";
-import { attemptPartnerPush, planPartnerPush, type PushedEvent } from "@/lib/partner/push";
+import { attemptPartnerPush, mayPlanPartnerPush, planPartnerPush, type PushedEvent } from "@/lib/partner/push";
 import { verifyPartnerLink } from "@/lib/partner/verify-link";
 
 // The partner integration's jobs (issue 16; D25, D26): link verification, the planning of each
@@ -28,9 +28,13 @@ const pushed = [
 /**
  * Plans a push for each event of a linked portal (its row, once per entity and event) and starts
  * its attempt series under an id that makes a repeated start one run. Runs beside the webhooks.
+ * Without the partner integration it returns before any step (mayPlanPartnerPush: one query, one
+ * call); the check stays true for a run whose step planned a push, so a replay never skips it.
  */
 export const partnerPushPlan = inngest.createFunction({ id: "partner-push-plan", triggers: pushed, retries: 5 }, async ({ event, step }) => {
   const data = event.data as Record<string, unknown> & { event_id: string; org_id: string; portal_id: string | null };
+  const nothingToDo = await mayPlanPartnerPush({ orgId: data.org_id, portalId: data.portal_id, eventId: data.event_id });
+  if (nothingToDo) return nothingToDo;
   const planned = await step.run("plan", () =>
     planPartnerPush({ orgId: data.org_id, portalId: data.portal_id, eventId: data.event_id, event: event.name as PushedEvent, data }),
   );

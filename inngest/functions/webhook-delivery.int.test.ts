@@ -223,6 +223,20 @@ describe("webhook-delivery", () => {
     expect(await db.webhook.findUnique({ where: { id: webhook.webhook_id } })).toBeNull();
   });
 
+  it("stops as gone when the webhook is deleted while the request is out, leaving nothing behind", async () => {
+    const { ctx, r, webhook, request } = await oneDelivery();
+    r.setFallback("hang");
+
+    const attempt = attemptDelivery({ deliveryId: request.delivery_id, number: 1, last: true, timeoutMs: 1_000 });
+    for (let i = 0; i < 100 && r.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(r.requests).toHaveLength(1);
+    await deleteWebhook({ viewer: ctx.viewer, webhookId: webhook.webhook_id });
+
+    expect(await attempt).toEqual({ outcome: "stopped", reason: "gone" });
+    expect(await deliveryRow(request.delivery_id)).toBeNull();
+    expect(await db.webhookAttempt.count({ where: { deliveryId: request.delivery_id } })).toBe(0);
+  });
+
   it("signs non-ASCII payloads over their UTF-8 bytes, which arrive byte for byte", async () => {
     const name = "Zoë Ünïcødé — 日本語 🎉 \u2028";
     const { ctx, r, webhook, request } = await oneDelivery(guestInvited({ guest_name: name, guest_email: "zoe@example.com" }));

@@ -1,12 +1,15 @@
 import { events, inngest } from "@/inngest/client";
 import { deliveryRequestedEvent } from "@/inngest/events/webhook-delivery";
-import { createDeliveriesForEvent } from "@/lib/webhooks/fan-out";
+import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-out";
 
 /**
  * Every relayed event of a subscribable type becomes one delivery per enabled webhook of its
  * organization subscribed to it, and each delivery starts its own run of webhook-delivery.
  * A repeated run (engine retry, the same event handed over twice) finds the same deliveries
  * (unique per webhook and event) and sends the same event ids, which Inngest deduplicates.
+ * Without a subscribed webhook (and no delivery of the event yet) it returns before any step:
+ * one query, one call (mayHaveDeliveries). The check is repeated on every call of a run, and
+ * once the step has made deliveries it stays true, so a replay never skips what a step did.
  */
 export const webhookFanOut = inngest.createFunction(
   {
@@ -23,6 +26,8 @@ export const webhookFanOut = inngest.createFunction(
     retries: 5,
   },
   async ({ event, step }) => {
+    const target = { orgId: event.data.org_id, eventId: event.data.event_id, type: event.name };
+    if (!(await mayHaveDeliveries(target))) return { deliveries: [] };
     const deliveries = await step.run("create-deliveries", () => createDeliveriesForEvent({ orgId: event.data.org_id, eventId: event.data.event_id }));
     if (deliveries.length > 0) {
       await step.sendEvent(

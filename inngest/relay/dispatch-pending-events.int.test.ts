@@ -173,6 +173,47 @@ describe("dispatchPendingEvents", () => {
     expect(await db.event.count({ where: { orgId, dispatchedAt: null } })).toBe(0);
   });
 
+  it("hands over 50 events in one send and marks each sent once, in one statement", async () => {
+    const { orgId, portalId } = await createOrg();
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
+      ids.push(id);
+    }
+    const sends: string[][] = [];
+    const send = async (events: { id: string }[]) => {
+      sends.push(events.map((e) => e.id));
+    };
+    expect(await dispatchPendingEvents({ orgId, limit: 100, send })).toEqual({ sent: 50, failed: 0 });
+    // One call of the sender with the whole batch, oldest first.
+    expect(sends).toEqual([ids]);
+    const rows = await db.event.findMany({ where: { orgId }, select: { dispatchedAt: true, dispatchLeaseUntil: true, dispatchAttempts: true } });
+    expect(rows).toHaveLength(50);
+    // Marked by one statement: one dispatch time for the batch, the lease released.
+    expect(new Set(rows.map((r) => r.dispatchedAt?.getTime())).size).toBe(1);
+    expect(rows.every((r) => r.dispatchedAt !== null && r.dispatchLeaseUntil === null && r.dispatchAttempts === 0)).toBe(true);
+    // Nothing is left to send: a second run hands over nothing.
+    expect(await dispatchPendingEvents({ orgId, limit: 100, send })).toEqual({ sent: 0, failed: 0 });
+    expect(sends).toHaveLength(1);
+  });
+
+  it("records a failed send on every event of the batch and releases them for the next run", async () => {
+    const { orgId, portalId } = await createOrg();
+    for (let i = 0; i < 5; i++) await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
+    const failing = () => Promise.reject(new Error("event API down"));
+    expect(await dispatchPendingEvents({ orgId, send: failing })).toEqual({ sent: 0, failed: 5 });
+    const rows = await db.event.findMany({
+      where: { orgId },
+      select: { dispatchedAt: true, dispatchLeaseUntil: true, dispatchAttempts: true, lastDispatchError: true },
+    });
+    expect(
+      rows.every((r) => r.dispatchedAt === null && r.dispatchLeaseUntil === null && r.dispatchAttempts === 1 && r.lastDispatchError === "event API down"),
+    ).toBe(true);
+    const sent: string[] = [];
+    expect(await dispatchPendingEvents({ orgId, send: async (events) => void sent.push(...events.map((e) => e.id)) })).toEqual({ sent: 5, failed: 0 });
+    expect(sent).toHaveLength(5);
+  });
+
   it("hands over oldest first", async () => {
     const { orgId } = await createOrg();
     const ids: string[] = [];

@@ -54,7 +54,12 @@ export function defineOperation<
 
 export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** The union of `{status, body}` a handler may return, one member per declared status. */
+/**
+ * The union of `{status, body}` a handler may return, one member per declared status: the body
+ * as the schema's input (json), or as its output with `exact` (exactJson, lib/api/response.ts).
+ */
 export type ResultOf<R extends ResponseSchemas> = {
-  [K in keyof R & number]: { status: K; body: z.input<R[K]>; headers: Record<string, string> };
+  [K in keyof R & number]:
+    | { status: K; body: z.input<R[K]>; headers: Record<string, string>; exact?: undefined }
+    | { status: K; body: z.output<R[K]>; headers: Record<string, string>; exact: true };
 }[keyof R & number];

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { query } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { liveGrantQuery, type AccessTokenClaims, type LiveGrant } from "@/lib/oauth/access-token";
 import { env } from "@/lib/env";
@@ -86,18 +86,26 @@ export function admitRequest(claims: AccessTokenClaims, now = new Date()): Promi
 }
 
 async function drain(key: string, lane: Waiter[], grant: Prisma.Sql, day: string): Promise<void> {
-  while (lane.length > 0) {
-    const batch = lane.splice(0);
-    try {
-      // As 'YYYY-MM-DD' text: a timestamp parameter would be cast to a date in the session's time zone.
-      const [row] = await db.$queryRaw<(LiveGrant & { count: number })[]>`
-        WITH g AS (${grant}), counted AS (
+  // The grant's statement with $1..$n placeholders (Prisma.Sql's `text`), then the counter's two.
+  const n = grant.values.length;
+  // As 'YYYY-MM-DD' text: a timestamp parameter would be cast to a date in the session's time zone.
+  // One statement, so one snapshot and one round trip: the INSERT's SELECT reads the grant row that
+  // the outer SELECT returns (a revoked grant inserts nothing and returns no row), and ON CONFLICT
+  // DO UPDATE takes the counter row's lock, so concurrent statements (any process) add in turn and
+  // each RETURNING sees the total including its own batch.
+  const text = `
+        WITH g AS (${grant.text}), counted AS (
           INSERT INTO "RateLimitCounter" ("clientId", "day", "count")
-          SELECT "clientId", ${day}::date, ${batch.length}::int FROM g
+          SELECT "clientId", $${n + 1}::date, $${n + 2}::int FROM g
           ON CONFLICT ("clientId", "day") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
           RETURNING "count"
         )
         SELECT g."clientId", g."role", g."apiAccess", (SELECT "count" FROM counted) AS "count" FROM g`;
+  while (lane.length > 0) {
+    const batch = lane.splice(0);
+    try {
+      // Straight through pg (lib/db query): Prisma's raw query path cost more CPU than the statement.
+      const [row] = await query<LiveGrant & { count: number }>(text, [...grant.values, day, batch.length]);
       const limit = env().API_RATE_LIMIT_PER_DAY;
       batch.forEach((w, i) => {
         if (!row) return w.resolve(null);

@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { query } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
 import { commandEventIds, isEventType } from "./types";
 
@@ -45,20 +45,25 @@ const LEASE_MARGIN_MS = 10_000;
 export async function dispatchPendingEvents(options: DispatchOptions = {}): Promise<{ sent: number; failed: number }> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
-  const orgFilter = options.orgId ? Prisma.sql`AND "orgId" = ${options.orgId}::uuid` : Prisma.empty;
   const leaseUntil = new Date(Date.now() + sendTimeoutMs + LEASE_MARGIN_MS);
 
-  const claimed = await db.$queryRaw<PendingRow[]>`
-    UPDATE "Event" SET "dispatchLeaseUntil" = ${leaseUntil}
-    WHERE "id" IN (
-      SELECT "id" FROM "Event"
-      WHERE "dispatchedAt" IS NULL
-        AND ("dispatchLeaseUntil" IS NULL OR "dispatchLeaseUntil" < now())
-        ${orgFilter}
-      ORDER BY "createdAt", "id"
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"`;
+  // Straight through the pool (lib/db `query`), as the release below: the relay runs after every
+  // write, and Prisma's per-statement work cost more than the statements (issue 17).
+  const values: unknown[] = [leaseUntil.toISOString(), limit];
+  if (options.orgId) values.push(options.orgId);
+  const claimed = await query<PendingRow>(
+    `UPDATE "Event" SET "dispatchLeaseUntil" = $1::timestamp(3)
+     WHERE "id" IN (
+       SELECT "id" FROM "Event"
+       WHERE "dispatchedAt" IS NULL
+         AND ("dispatchLeaseUntil" IS NULL OR "dispatchLeaseUntil" < now())
+         ${options.orgId ? `AND "orgId" = $3::uuid` : ""}
+       ORDER BY "createdAt", "id"
+       LIMIT $2::int
+       FOR UPDATE SKIP LOCKED)
+     RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"`,
+    values,
+  );
   if (claimed.length === 0) return { sent: 0, failed: 0 };
   // RETURNING keeps no order; Inngest gets the batch oldest first.
   const rows = claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
@@ -68,16 +73,19 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
     const send = options.send ?? eventSender();
     await withTimeout(send(rows.map(toOutgoingEvent)), sendTimeoutMs);
   } catch (err) {
-    await db.event.updateMany({
-      where: { id: { in: ids } },
-      data: { dispatchAttempts: { increment: 1 }, lastDispatchError: errorText(err), dispatchLeaseUntil: null },
-    });
+    await query(
+      `UPDATE "Event" SET "dispatchAttempts" = "dispatchAttempts" + 1, "lastDispatchError" = $2, "dispatchLeaseUntil" = NULL
+       WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
+      [JSON.stringify(ids), errorText(err)],
+    );
     return { sent: 0, failed: rows.length };
   }
-  await db.event.updateMany({
-    where: { id: { in: ids } },
-    data: { dispatchedAt: new Date(), lastDispatchError: null, dispatchLeaseUntil: null },
-  });
+  // One statement marks the whole batch sent.
+  await query(
+    `UPDATE "Event" SET "dispatchedAt" = $2::timestamp(3), "lastDispatchError" = NULL, "dispatchLeaseUntil" = NULL
+     WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
+    [JSON.stringify(ids), new Date().toISOString()],
+  );
   return { sent: rows.length, failed: 0 };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db";
 import { eventDataSchemas, type EventData, type EventType } from "@/lib/events/types";
 
@@ -21,3 +22,33 @@ export async function recordEvent<T extends EventType>(tx: Tx, input: RecordEven
     select: { id: true },
   });
 }
+
+/** An outbox row as a combined statement writes it (see `OUTBOX_RECORDSET`). */
+export interface OutboxRow {
+  id: string;
+  orgId: string;
+  portalId: string | null;
+  type: EventType;
+  data: unknown;
+}
+
+/**
+ * The outbox row of an event for a change written as one statement (the hot write paths, issue
+ * 17: createPortal, createTask) instead of recordEvent's insert in an interactive transaction.
+ * Validated as recordEvent validates, before anything is written, so a malformed event still
+ * writes nothing. The id is made here, as Prisma makes it for recordEvent.
+ */
+export function outboxRow<T extends EventType>(input: RecordEventInput<T>): OutboxRow {
+  return { id: randomUUID(), orgId: input.orgId, portalId: input.portalId ?? null, type: input.type, data: eventDataSchemas[input.type].parse(input.data) };
+}
+
+/**
+ * OutboxRows as the parameter of `jsonb_to_recordset($n::jsonb) AS e${OUTBOX_RECORDSET}` in a
+ * combined statement; `n` is each row's place (0, 1, ...), which the statement turns into
+ * createdAt order, so that the relay hands them over in the order they were recorded.
+ */
+export function outboxJson(rows: OutboxRow[]): string {
+  return JSON.stringify(rows.map((row, n) => ({ ...row, n })));
+}
+
+export const OUTBOX_RECORDSET = `("id" uuid, "orgId" uuid, "portalId" uuid, "type" text, "data" jsonb, "n" int)`;

@@ -1,5 +1,6 @@
 import "server-only";
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK } from "jose";
+import { createPrivateKey, createPublicKey, type JsonWebKey as NodeJsonWebKey, type KeyObject } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK } from "jose";
 import { decrypt, encrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -10,12 +11,15 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 // `retiring` until every token it signed has expired.
 
 const ALG = "ES256";
-type SigningKeyLike = CryptoKey | Uint8Array;
 
 export interface ActiveKey {
   kid: string;
   alg: string;
-  privateKey: SigningKeyLike;
+  /**
+   * A node:crypto KeyObject, parsed once per load (every 60 s at most), not per token: the token
+   * endpoint signs with node:crypto directly (access-token.ts), and jose accepts a KeyObject too.
+   */
+  privateKey: KeyObject;
 }
 
 const CACHE_MS = 60_000;
@@ -29,7 +33,7 @@ let keysLoading: Promise<JWK[]> | undefined;
  * thumbprint, so one kid is always the same key. Only kids in the published set are looked up
  * here (findPublicKey), and entries of kids no longer published are dropped when it is reloaded.
  */
-const importedPublicKeys = new Map<string, Promise<SigningKeyLike>>();
+const importedPublicKeys = new Map<string, KeyObject>();
 
 async function publicJwkOf(privatePem: string): Promise<{ kid: string; jwk: JWK }> {
   const privateKey = await importPKCS8(privatePem, ALG, { extractable: true });
@@ -80,7 +84,7 @@ async function loadActiveSigningKey(): Promise<ActiveKey> {
     const kid = await storeKey(tx, await newPrivatePem());
     return tx.signingKey.findUniqueOrThrow({ where: { id: kid } });
   });
-  const privateKey = await importPKCS8(decrypt(row.privateKeyEncrypted), row.algorithm);
+  const privateKey = createPrivateKey(decrypt(row.privateKeyEncrypted));
   const key = { kid: row.id, alg: row.algorithm, privateKey };
   activeCache = { key, at: Date.now() };
   return key;
@@ -128,17 +132,21 @@ async function loadPublicKeys(): Promise<JWK[]> {
  * The public key with this kid (imported once per process), refreshing the key list once for a
  * kid it has not seen. A key no longer active or retiring is not in the list and is refused.
  */
-export async function findPublicKey(kid: string): Promise<SigningKeyLike | null> {
+export async function findPublicKey(kid: string): Promise<KeyObject | null> {
+  const imported = importedPublicKeys.get(kid);
+  // Imported means published when the list was last loaded; still published unless it was
+  // reloaded since (loadPublicKeys drops the kids it no longer lists) or has gone stale.
+  if (imported && verifyCache && Date.now() - verifyCache.at < CACHE_MS) return imported;
   let jwk = (await listPublicKeys()).find((k) => k.kid === kid);
   jwk ??= (await listPublicKeys({ fresh: true })).find((k) => k.kid === kid);
   if (!jwk) return null;
-  let imported = importedPublicKeys.get(kid);
-  if (!imported) {
-    imported = importJWK(jwk, jwk.alg ?? ALG);
-    importedPublicKeys.set(kid, imported);
-    imported.catch(() => importedPublicKeys.delete(kid));
+  let key = importedPublicKeys.get(kid);
+  if (!key) {
+    // A node:crypto KeyObject, as access-token.ts verifies with node:crypto; imported once per kid.
+    key = createPublicKey({ key: jwk as NodeJsonWebKey, format: "jwk" });
+    importedPublicKeys.set(kid, key);
   }
-  return imported;
+  return key;
 }
 
 /** Drops the in-process caches (tests that rotate keys). */

@@ -2,12 +2,16 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 
+import { isIP } from "node:net";
+
 import { checkLiteralHost, parseOutboundUrl, portOf, socketHost } from "./check-url";
 import { OutboundError } from "./errors";
-import { guardedLookup, isAllowedAddress, type OutboundPolicy } from "./policy";
+import { isAllowedAddress, resolveAllowed, type OutboundPolicy, type ResolvedAddress } from "./policy";
+import { fixedLookup, pooledAgent, VETTED_KEY, vettedKey, type PooledRequestOptions } from "./pool";
 
-// One connection per hop, its address checked before the socket opens; redirects re-checked
-// hop by hop; one total deadline over everything.
+// Each hop's host resolved and its addresses checked before a socket is chosen (a keep-alive one
+// keyed by those addresses, see pool.ts); redirects re-checked hop by hop; one total deadline over
+// everything.
 
 export const USER_AGENT = "ClientPortals/1.0";
 
@@ -61,50 +65,120 @@ export function destroyOnAbort(stream: { destroy(error?: Error): void }, signal:
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-/** One request to one URL; resolves when the response head has arrived. */
-function sendOnce(url: URL, request: HopRequest, policy: OutboundPolicy, signal: AbortSignal): Promise<IncomingMessage> {
+/** The host's vetted addresses: an IP literal as it is (checked), a name resolved and checked. */
+async function vetHost(url: URL, policy: OutboundPolicy, port: number, signal: AbortSignal): Promise<ResolvedAddress[]> {
+  const host = socketHost(url);
+  if (checkLiteralHost(url, policy)) return [{ address: host, family: isIP(host) }];
+  // The deadline covers the lookup too: a resolver that hangs fails the request at its limit.
+  let unbind = () => {};
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    unbind = () => signal.removeEventListener("abort", onAbort);
+  });
+  try {
+    return await Promise.race([resolveAllowed(policy, url.hostname, port), aborted]);
+  } finally {
+    unbind();
+  }
+}
+
+/**
+ * A pooled socket the receiver had already closed (its idle timeout ran out as the request went
+ * out): nothing was answered on it, so the request goes once more on a fresh connection. Node's
+ * documented pattern for keep-alive clients.
+ */
+function isStaleSocket(error: unknown, reused: boolean, answered: boolean): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return reused && !answered && (code === "ECONNRESET" || code === "EPIPE");
+}
+
+/**
+ * One request to one URL; resolves when the response head has arrived. The host is resolved and
+ * its addresses vetted against the policy before any socket is chosen; the socket then comes from
+ * the keep-alive pool under a key that includes those vetted addresses (pool.ts), or, when a pooled
+ * socket turns out stale, is a fresh one.
+ */
+async function sendOnce(url: URL, request: HopRequest, policy: OutboundPolicy, signal: AbortSignal): Promise<IncomingMessage> {
+  if (signal.aborted) throw signal.reason;
+  const port = portOf(url);
+  const vetted = await vetHost(url, policy, port, signal);
+  // A streamed body (uploads) cannot be sent again should a pooled socket prove stale: it gets a
+  // connection of its own, as before.
+  if (request.body instanceof Readable) return sendVetted(url, request, policy, signal, port, vetted, false);
+  try {
+    return await sendVetted(url, request, policy, signal, port, vetted, true);
+  } catch (error) {
+    if (!(error instanceof StaleSocket)) throw error;
+    return sendVetted(url, request, policy, signal, port, vetted, false);
+  }
+}
+
+/** Internal: the pooled socket was stale and the request may go again on a fresh connection. */
+class StaleSocket extends Error {}
+
+function sendVetted(
+  url: URL,
+  request: HopRequest,
+  policy: OutboundPolicy,
+  signal: AbortSignal,
+  port: number,
+  vetted: ResolvedAddress[],
+  pooled: boolean,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const port = portOf(url);
-    const literal = checkLiteralHost(url, policy);
     const isHttps = url.protocol === "https:";
     let connected = false;
     let secured = false;
-    const options: https.RequestOptions = {
+    let reused = false;
+    let answered = false;
+    const options: PooledRequestOptions = {
       hostname: socketHost(url),
       port,
       path: `${url.pathname}${url.search}`,
       method: request.method,
       headers: request.headers,
-      // A fresh connection per request: no pooled socket whose address was checked for another
-      // request, and nothing kept open after the answer.
-      agent: false,
-      ...(literal ? {} : { lookup: guardedLookup(policy, port) }),
+      // The vetted addresses only: the socket connects to what was checked, no second resolution.
+      lookup: fixedLookup(vetted),
+      // `false`: a fresh connection of this request's own, closed after the answer.
+      agent: pooled ? pooledAgent(isHttps) : false,
+      [VETTED_KEY]: vettedKey(vetted),
     };
     const req = isHttps ? https.request(options) : http.request(options);
     const unbind = destroyOnAbort(req, signal);
     req.on("socket", (socket) => {
-      socket.once("connect", () => {
+      reused = req.reusedSocket;
+      const check = () => {
         connected = true;
-        // Backstop: the lookup and literal checks above already refused non-public addresses
-        // before connecting; this catches any path that would bypass them.
+        // Backstop: the vetting above already refused non-public addresses before connecting;
+        // this catches any path that would bypass it, on new and reused sockets alike.
         const remote = socket.remoteAddress ?? "";
         if (!isAllowedAddress(policy, remote, socket.remotePort ?? port)) {
           const refused = `${url.host} connected to a non-public address`;
           socket.destroy(new OutboundError("private_address", refused));
         }
-      });
-      socket.once("secureConnect", () => {
-        secured = true;
-      });
+      };
+      if (reused) check();
+      else socket.once("connect", check);
+      if (reused) secured = true;
+      else
+        socket.once("secureConnect", () => {
+          secured = true;
+        });
     });
     req.once("response", (res) => {
+      answered = true;
       unbind();
       resolve(res);
     });
     // `on`, not `once`: a socket error after the response head must not go unhandled.
     req.on("error", (error) => {
       unbind();
+      if (pooled && !signal.aborted && isStaleSocket(error, reused, answered)) {
+        reject(new StaleSocket("stale pooled socket", { cause: error }));
+        return;
+      }
       reject(toOutboundError(error, signal, isHttps && connected && !secured));
     });
     if (request.body instanceof Readable) {
@@ -139,7 +213,7 @@ export async function sendFollowingRedirects(
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (maxRedirects === 0 || !REDIRECTS.has(status) || location === undefined) return { res, url };
-    // The redirect's own body is never wanted; with no connection reuse, closing is cheapest.
+    // The redirect's own body is never wanted: closing its connection is cheaper than reading it.
     res.destroy();
     if (followed >= maxRedirects) {
       throw new OutboundError("too_many_redirects", `more than ${maxRedirects} redirects`);

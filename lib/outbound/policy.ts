@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 
 import { env } from "@/lib/env";
 
@@ -64,30 +64,4 @@ export async function resolveAllowed(policy: OutboundPolicy, hostname: string, p
     throw new OutboundError("private_address", `${hostname} resolves to a non-public address`);
   }
   return addresses;
-}
-
-/**
- * The `lookup` handed to http(s).request, so the addresses checked are the addresses the socket
- * then connects to: no second resolution happens between check and connect (DNS rebinding).
- * Answers both forms net uses: one address, or all of them (`all: true`, happy eyeballs).
- */
-export function guardedLookup(policy: OutboundPolicy, port: number): LookupFunction {
-  return (hostname, options, callback) => {
-    resolveAllowed(policy, hostname, port).then(
-      (all) => {
-        const family = options.family;
-        const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
-        const addresses = wanted === 0 ? all : all.filter((a) => a.family === wanted);
-        const first = addresses[0];
-        if (!first) {
-          callback(new OutboundError("dns_failed", `${hostname} has no IPv${wanted} address`), "");
-        } else if (options.all) {
-          callback(null, addresses);
-        } else {
-          callback(null, first.address, first.family);
-        }
-      },
-      (error: OutboundError) => callback(error, ""),
-    );
-  };
 }

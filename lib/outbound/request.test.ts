@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkOutboundUrl } from "./check-url";
 import { OutboundError, type OutboundFailure } from "./errors";
 import type { OutboundPolicy, ResolvedAddress } from "./policy";
+import { IDLE_MS, MAX_SOCKETS_PER_HOST } from "./pool";
 import { outboundRequest } from "./request";
 import { outboundFailure, serversClosedAfterEach } from "./test-servers";
 
@@ -288,6 +290,114 @@ describe("outboundRequest: redirects", () => {
     await outboundRequest({ ...post, url: `${s.url}/away`, headers });
     expect(other.requests[0]?.body.toString()).toBe("payload");
     expect(other.requests[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe("outboundRequest: keep-alive pool", () => {
+  const resolvingTo = (policy: OutboundPolicy, answers: string[][]) => {
+    let lookups = 0;
+    const counted: OutboundPolicy = {
+      ...policy,
+      resolve: async () => (answers[lookups++] ?? []).map((address) => ({ address, family: 4 })),
+    };
+    return { policy: counted, lookups: () => lookups };
+  };
+
+  it("sends sequential requests to one host over one connection", async () => {
+    const s = await server();
+    for (let i = 0; i < 3; i++) {
+      expect((await outboundRequest({ url: `${s.url}/n${i}`, method: "POST", body: `{"i":${i}}`, timeoutMs: 5000, policy: open })).status).toBe(200);
+    }
+    expect(s.requests.map((r) => r.body.toString())).toEqual(['{"i":0}', '{"i":1}', '{"i":2}']);
+    expect(s.connections).toBe(1);
+  });
+
+  it("still refuses a private address when the policy does not allow it, although a socket to it is pooled", async () => {
+    const s = await server();
+    await outboundRequest({ url: s.url, timeoutMs: 5000, policy: open });
+    expect(await reasonOf(outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 5000, policy: httpOnly }))).toBe("private_address");
+    const named = resolvingTo(httpOnly, [["127.0.0.1"]]);
+    expect(await reasonOf(outboundRequest({ url: `http://receiver.test:${s.port}/`, timeoutMs: 5000, policy: named.policy }))).toBe("private_address");
+    expect(s.requests).toHaveLength(1);
+    expect(s.connections).toBe(1);
+  });
+
+  it("vets a host again at every request and gives a changed DNS answer its own connection", async () => {
+    const s = await server();
+    const url = `http://receiver.test:${s.port}/`;
+    // Both loopback addresses reach the server; the second answer is another address.
+    const moving = resolvingTo(open, [["127.0.0.1"], ["127.0.0.1"], ["127.0.0.2"]]);
+    for (let i = 0; i < 3; i++) expect((await outboundRequest({ url, timeoutMs: 5000, policy: moving.policy })).status).toBe(200);
+    expect(moving.lookups()).toBe(3);
+    expect(s.requests).toHaveLength(3);
+    expect(s.connections).toBe(2);
+  });
+
+  it("refuses a host whose DNS answer moved to a refused address, sending nothing over the pooled socket", async () => {
+    const s = await server();
+    const url = `http://rebind.test:${s.port}/`;
+    // 127.0.0.1:port stands in for a public receiver; 127.0.0.2 stays internal.
+    const rebinding = resolvingTo({ ...httpOnly, publicEndpoints: [`127.0.0.1:${s.port}`] }, [["127.0.0.1"], ["127.0.0.2"]]);
+    expect((await outboundRequest({ url, method: "POST", body: "{}", timeoutMs: 5000, policy: rebinding.policy })).status).toBe(200);
+    expect(await reasonOf(outboundRequest({ url, method: "POST", body: "{}", timeoutMs: 5000, policy: rebinding.policy }))).toBe("private_address");
+    expect(rebinding.lookups()).toBe(2);
+    expect(s.requests).toHaveLength(1);
+    expect(s.connections).toBe(1);
+  });
+
+  it("keeps at most MAX_SOCKETS_PER_HOST connections to one host; more requests wait for one", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const s = await server((_req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.end("ok");
+      }, 30);
+    });
+    const results = await Promise.all(
+      Array.from({ length: MAX_SOCKETS_PER_HOST + 8 }, () => outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 5000, policy: open })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(s.connections).toBe(MAX_SOCKETS_PER_HOST);
+    expect(most).toBe(MAX_SOCKETS_PER_HOST);
+  });
+
+  it("closes a pooled connection after IDLE_MS without requests", async () => {
+    const closed: number[] = [];
+    const raw = createHttpServer((_req, res) => res.end("ok"));
+    raw.on("connection", (socket) => socket.once("close", () => closed.push(performance.now())));
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    // The server keeps idle connections longer than the client, so the client is the one closing.
+    raw.keepAliveTimeout = IDLE_MS * 3;
+    const { port } = raw.address() as AddressInfo;
+    try {
+      await outboundRequest({ url: `http://127.0.0.1:${port}/`, timeoutMs: 5000, policy: open });
+      const idleFrom = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 500));
+      expect(closed).toHaveLength(1);
+      expect(closed[0]! - idleFrom).toBeGreaterThanOrEqual(IDLE_MS - 100);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  }, 10_000);
+
+  it("sends again on a fresh connection when the pooled one was closed by the receiver", async () => {
+    const served = new WeakMap<object, number>();
+    const s = await server((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      // Answers the first request of a connection; hangs up on a reused one, as a receiver whose
+      // idle timeout ran out at that moment would.
+      if (n > 1) req.socket.destroy();
+      else res.end("ok");
+    });
+    await outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 5000, policy: open });
+    const again = await outboundRequest({ url: s.url, method: "POST", body: "{}", timeoutMs: 5000, policy: open });
+    expect(again.status).toBe(200);
+    expect(s.connections).toBe(2);
   });
 });
 

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { portalWhere, requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db, type Tx } from "@/lib/db";
+import { db, query, type Tx } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { partnerPushedEmail } from "@/lib/email/templates/partner-pushed";
 import { invalidRequest, notFound } from "@/lib/errors";
@@ -93,6 +93,31 @@ export async function planPartnerPush(input: PlanInput): Promise<PlanResult> {
     const existing = await db.partnerPush.findFirstOrThrow({ where: { entityId, event, generation: 0 }, select: { id: true } });
     return { pushId: existing.id, created: false };
   }
+}
+
+/**
+ * Whether planPartnerPush can plan anything for this event, in one cheap query: the organization's
+ * partner integration is connected, or a push of this event exists already (a repeated run must
+ * find it again, even if the integration was disconnected since). The plan function asks it before
+ * any step, so that an organization without the integration costs one query and one call per event
+ * (issue 17). When it says no, planPartnerPush would have skipped the event with `reason`.
+ */
+export async function mayPlanPartnerPush({
+  orgId,
+  portalId,
+  eventId,
+}: {
+  orgId: string;
+  portalId: string | null;
+  eventId: string;
+}): Promise<{ skipped: string } | null> {
+  if (!portalId) return { skipped: "no portal" };
+  const [row] = await query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM "PartnerConnection" WHERE "orgId" = $1::uuid AND "status" = 'connected')
+         OR EXISTS (SELECT 1 FROM "PartnerPush" WHERE "portalId" = $2::uuid AND "eventId" = $3::uuid) AS "any"`,
+    [orgId, portalId, eventId],
+  );
+  return row?.any === true ? null : { skipped: "the partner integration is not connected" };
 }
 
 export type AttemptResult =

@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import { AUDIT_RECORDSET, auditRow, recordAudit } from "@/lib/audit/record-audit";
+import { query } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
-import { recordEvent } from "@/lib/events/record-event";
+import { kickEventRelay } from "@/lib/events/event-relay";
+import { OUTBOX_RECORDSET, outboxJson, outboxRow, recordEvent } from "@/lib/events/record-event";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
@@ -23,6 +26,7 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
   const actor = actorOf(viewer);
   const { name, tags = [], isTemplate = false, templateId } = CreatePortalBodySchema.parse(input);
   const createdById = userIdOf(viewer);
+  if (templateId === undefined) return createPlainPortal({ orgId, actor, name, tags: [...new Set(tags)], isTemplate, createdById });
 
   const portalId = await withChange(async (tx) => {
     let template: { id: string; tags: string[]; workflowStateId: string | null } | null = null;
@@ -54,3 +58,85 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
   });
   return loadPortal(viewer, portalId, "update");
 }
+
+/**
+ * A portal without a template: the portal, its audit row and `portal.created` as one statement
+ * (issue 17: six round trips before, BEGIN to COMMIT and the portal read back), and its record
+ * made from what was written, as loadPortal would read it right after: a new portal has no
+ * workflow state, external ids, partner link, tasks or activity yet.
+ */
+async function createPlainPortal({
+  orgId,
+  actor,
+  name,
+  tags,
+  isTemplate,
+  createdById,
+}: {
+  orgId: string;
+  actor: ReturnType<typeof actorOf>;
+  name: string;
+  tags: string[];
+  isTemplate: boolean;
+  createdById: string | null;
+}): Promise<PortalRecord> {
+  const portalId = randomUUID();
+  const createdAt = new Date();
+  const audit = auditRow({
+    orgId,
+    portalId,
+    actor,
+    action: "portal.created",
+    targetType: "portal",
+    targetId: portalId,
+    metadata: { name, tags, is_template: isTemplate, template_id: null, folders_copied: 0 },
+  });
+  const event = outboxRow({ orgId, portalId, type: "portal.created", data: { created_by: createdById, tags, is_template: isTemplate } });
+  await query(INSERT_PORTAL, [
+    portalId,
+    orgId,
+    name,
+    JSON.stringify(tags),
+    isTemplate,
+    createdById,
+    createdAt.toISOString(),
+    JSON.stringify([audit]),
+    outboxJson([event]),
+  ]);
+  kickEventRelay();
+  return {
+    id: portalId,
+    orgId,
+    name,
+    tags,
+    archived: false,
+    isTemplate,
+    workflowState: null,
+    externalSystemIds: {},
+    partnerLink: null,
+    openTaskCount: 0,
+    doneTaskCount: 0,
+    lastActivityAt: null,
+    createdAt,
+    createdById,
+  };
+}
+
+/**
+ * One statement, atomic on its own (in an open ambient transaction, part of it): the three inserts
+ * commit together or not at all. The audit and outbox rows reference the portal inserted beside
+ * them; foreign keys are checked at the end of the statement, when it exists. Timestamps are UTC
+ * wall time (an ISO string cast to timestamp), as Prisma writes them.
+ */
+const INSERT_PORTAL = `
+WITH portal AS (
+  INSERT INTO "Portal" ("id", "orgId", "name", "tags", "workflowStateId", "archived", "isTemplate", "createdById", "createdAt", "updatedAt")
+  VALUES ($1::uuid, $2::uuid, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), NULL, false, $5::boolean, $6::uuid, $7::timestamp(3), $7::timestamp(3))
+), audit AS (
+  INSERT INTO "AuditLog" ("id", "orgId", "portalId", "actorType", "actorUserId", "oauthClientId", "action", "targetType", "targetId", "metadata", "createdAt")
+  SELECT gen_random_uuid(), a."orgId", a."portalId", a."actorType", a."actorUserId", a."oauthClientId", a."action", a."targetType", a."targetId", a."metadata", $7::timestamp(3)
+  FROM jsonb_to_recordset($8::jsonb) AS a${AUDIT_RECORDSET}
+)
+INSERT INTO "Event" ("id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt")
+SELECT e."id", e."orgId", e."portalId", e."type", e."data", $7::timestamp(3), $7::timestamp(3) + e."n" * interval '1 millisecond'
+FROM jsonb_to_recordset($9::jsonb) AS e${OUTBOX_RECORDSET}`;

@@ -3,7 +3,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { loadPortalPage, type PortalRecord } from "./portal-record";
+import { loadPortalPage, portalRecordOf, type PortalRecord } from "./portal-record";
 
 /** One active portal the viewer may see; 404 not_found otherwise (D4), forbidden per the policy. */
 export async function getPortal({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<PortalRecord> {
@@ -16,9 +16,9 @@ export async function getPortal({ viewer, portalId }: { viewer: Viewer; portalId
  * already checked `action` (an update returns the portal it changed without needing "view").
  */
 export async function loadPortal(viewer: Viewer, portalId: string, action: PortalAction): Promise<PortalRecord> {
-  const [portal] = isUuid(portalId) ? await loadPortalPage({ viewer, action, portalId }) : [];
-  if (!portal) throw notFound("Portal");
-  return portal;
+  const [row] = isUuid(portalId) ? await loadPortalPage({ viewer, action, portalId }) : [];
+  if (!row) throw notFound("Portal");
+  return portalRecordOf(row);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { requireAnyPortal } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { type Cursor, splitPage } from "@/lib/pagination";
+import type { Cursor } from "@/lib/pagination";
 import { systemKeyOf } from "@/lib/external-ids/schemas";
-import { loadPortalPage, type PortalRecord } from "./portal-record";
+import { loadPortalPage, type PortalRow } from "./portal-record";
 
 export interface ListPortalsInput {
   /** Guests see only the portals they belong to (lib/access). */
@@ -25,7 +25,7 @@ export async function listPortals({
   externalId,
   limit = 1000,
   cursor,
-}: ListPortalsInput): Promise<{ items: PortalRecord[]; next: Cursor | null }> {
+}: ListPortalsInput): Promise<{ items: PortalRow[]; next: Cursor | null }> {
   requireAnyPortal(viewer, "view");
   const rows = await loadPortalPage({
     viewer,
@@ -34,5 +34,8 @@ export async function listPortals({
     cursor,
     take: limit + 1,
   });
-  return splitPage(rows, limit);
+  // As lib/pagination splitPage, with the row's createdAt as ISO text.
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last ? { createdAt: new Date(last.createdAt), id: last.id } : null };
 }

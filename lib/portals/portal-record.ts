@@ -1,6 +1,6 @@
 import { portalScope, portalWhere, type PortalAction } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { db } from "@/lib/db";
+import { db, query } from "@/lib/db";
 import { Prisma, type PartnerLinkStatus } from "@/lib/generated/prisma/client";
 import type { Cursor } from "@/lib/pagination";
 
@@ -87,19 +87,41 @@ export async function loadPortalRecords({
   }));
 }
 
-interface PageRow extends Omit<PortalRecord, "workflowState" | "externalSystemIds" | "partnerLink"> {
+/**
+ * A portal as loadPortalPage reads it: its response's values, with timestamps as ISO 8601 text in
+ * UTC with milliseconds (what Date#toISOString writes), so that the API's list builds its
+ * response from rows without making a Date (lib/portals/to-response.ts toPortalBody).
+ */
+export interface PortalRow extends Omit<PortalRecord, "workflowState" | "partnerLink" | "lastActivityAt" | "createdAt"> {
   workflowStateId: string | null;
   workflowStateName: string | null;
-  /** [system, value] pairs, by system key. */
-  externalIds: [string, string][];
   partnerLink: (Omit<PartnerLinkRecord, "verifiedAt"> & { verifiedAt: string | null }) | null;
+  lastActivityAt: string | null;
+  createdAt: string;
 }
 
+/** The record of a row (one portal's reads: loadPortal). */
+export function portalRecordOf({ workflowStateId, workflowStateName, ...row }: PortalRow): PortalRecord {
+  return {
+    ...row,
+    workflowState: workflowStateId !== null && workflowStateName !== null ? { id: workflowStateId, name: workflowStateName } : null,
+    partnerLink: row.partnerLink ? { ...row.partnerLink, verifiedAt: row.partnerLink.verifiedAt === null ? null : new Date(row.partnerLink.verifiedAt) } : null,
+    lastActivityAt: row.lastActivityAt === null ? null : new Date(row.lastActivityAt),
+    createdAt: new Date(row.createdAt),
+  };
+}
+
+/** A timestamp(3) column (UTC wall time) as Date#toISOString writes it. */
+const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * Portals on which the viewer may do `action`, as loadPortalRecords returns them, in one statement
- * (the API's portal list and single portal reads, issue 17: six queries before): with workflow state,
- * external ids, partner link (only while the partner integration is connected, D9) and task
- * counters. Ordered by creation (D5), strictly after `cursor`.
+ * Portals on which the viewer may do `action`, as loadPortalRecords returns them (but as rows,
+ * see PortalRow), in one statement (the API's portal list and single portal reads, issue 17: six
+ * queries before): with workflow state, external ids, partner link (only while the partner
+ * integration is connected, D9) and task counters. Ordered by creation (D5), strictly after
+ * `cursor`. Sent straight through pg (lib/db `query`): Prisma's raw query path and row mapping cost
+ * more CPU than the statement itself. Objects are built by PostgreSQL (json_build_object,
+ * json_object_agg) and parsed by pg in one JSON.parse each.
  */
 export async function loadPortalPage({
   viewer,
@@ -120,25 +142,32 @@ export async function loadPortalPage({
   externalId?: { systemKey: string; value: string };
   cursor?: Cursor;
   take?: number;
-}): Promise<PortalRecord[]> {
+}): Promise<PortalRow[]> {
   const { orgId, portalIds } = portalScope(viewer, action);
-  const where = [Prisma.sql`p."orgId" = ${orgId}::uuid AND p."deletedAt" IS NULL`];
-  if (templatesOnly !== undefined) where.push(Prisma.sql`p."isTemplate" = ${templatesOnly}`);
-  if (portalId !== undefined) where.push(Prisma.sql`p."id" = ${portalId}::uuid`);
-  if (portalIds) where.push(Prisma.sql`p."id" = ANY(${portalIds}::uuid[])`);
+  const values: unknown[] = [orgId];
+  /** The next placeholder, for `value`. */
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const where = [`p."orgId" = $1::uuid AND p."deletedAt" IS NULL`];
+  if (templatesOnly !== undefined) where.push(`p."isTemplate" = ${param(templatesOnly)}::boolean`);
+  if (portalId !== undefined) where.push(`p."id" = ${param(portalId)}::uuid`);
+  if (portalIds) where.push(`p."id" = ANY(${param(portalIds)}::uuid[])`);
   if (externalId) {
-    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "ExternalSystemId" x
-      WHERE x."portalId" = p."id" AND x."orgId" = ${orgId}::uuid AND x."systemKey" = ${externalId.systemKey} AND x."value" = ${externalId.value})`);
+    where.push(`EXISTS (SELECT 1 FROM "ExternalSystemId" x
+      WHERE x."portalId" = p."id" AND x."orgId" = $1::uuid AND x."systemKey" = ${param(externalId.systemKey)} AND x."value" = ${param(externalId.value)})`);
   }
   // timestamp(3) columns hold UTC: the ISO string cast to timestamp keeps its UTC wall time.
-  if (cursor) where.push(Prisma.sql`(p."createdAt", p."id") > (${cursor.createdAt.toISOString()}::timestamp, ${cursor.id}::uuid)`);
-  const rows = await db.$queryRaw<PageRow[]>`
-    SELECT p."id", p."orgId", p."name", p."tags", p."archived", p."isTemplate", p."lastActivityAt", p."createdAt", p."createdById",
+  if (cursor) where.push(`(p."createdAt", p."id") > (${param(cursor.createdAt.toISOString())}::timestamp, ${param(cursor.id)}::uuid)`);
+  const limit = take === undefined ? "" : `LIMIT ${param(take)}::int`;
+  // External ids as one JSON object per portal, in system-key order as the ORM read gives them
+  // (json keeps the aggregation's order; a portal has one id per system key, so no key repeats).
+  return query<PortalRow>(
+    `SELECT p."id", p."orgId", p."name", p."tags", p."archived", p."isTemplate",
+      ${iso(`p."lastActivityAt"`)} AS "lastActivityAt", ${iso(`p."createdAt"`)} AS "createdAt", p."createdById",
       w."id" AS "workflowStateId", w."name" AS "workflowStateName",
-      COALESCE((SELECT json_agg(json_build_array(e."system", e."value") ORDER BY e."systemKey") FROM "ExternalSystemId" e WHERE e."portalId" = p."id"), '[]') AS "externalIds",
-      CASE WHEN EXISTS (SELECT 1 FROM "PartnerConnection" pc WHERE pc."orgId" = ${orgId}::uuid AND pc."status" = 'connected') THEN (
+      COALESCE((SELECT json_object_agg(e."system", e."value" ORDER BY e."systemKey") FROM "ExternalSystemId" e WHERE e."portalId" = p."id"), '{}') AS "externalSystemIds",
+      CASE WHEN EXISTS (SELECT 1 FROM "PartnerConnection" pc WHERE pc."orgId" = $1::uuid AND pc."status" = 'connected') THEN (
         SELECT json_build_object('status', l."status", 'customerId', l."customerId", 'tenantId', l."tenantId", 'displayName', l."displayName",
-          'verifiedAt', to_char(l."verifiedAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'error', l."error")
+          'verifiedAt', ${iso(`l."verifiedAt"`)}, 'error', l."error")
         FROM "PartnerLink" l WHERE l."portalId" = p."id"
       ) END AS "partnerLink",
       tc."open" AS "openTaskCount", tc."done" AS "doneTaskCount"
@@ -148,13 +177,9 @@ export async function loadPortalPage({
       SELECT (count(*) FILTER (WHERE t."status" = 'Open'))::int AS "open", (count(*) FILTER (WHERE t."status" = 'Done'))::int AS "done"
       FROM "Task" t WHERE t."portalId" = p."id" AND t."orgId" = p."orgId" AND t."deletedAt" IS NULL
     ) tc
-    WHERE ${Prisma.join(where, " AND ")}
+    WHERE ${where.join(" AND ")}
     ORDER BY p."createdAt", p."id"
-    ${take === undefined ? Prisma.empty : Prisma.sql`LIMIT ${take}`}`;
-  return rows.map(({ workflowStateId, workflowStateName, externalIds, partnerLink, ...r }) => ({
-    ...r,
-    workflowState: workflowStateId !== null && workflowStateName !== null ? { id: workflowStateId, name: workflowStateName } : null,
-    externalSystemIds: Object.fromEntries(externalIds),
-    partnerLink: partnerLink ? { ...partnerLink, verifiedAt: partnerLink.verifiedAt === null ? null : new Date(partnerLink.verifiedAt) } : null,
-  }));
+    ${limit}`,
+    values,
+  );
 }

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "@/lib/env";
+import { deployment } from "./deployment";
 import { newNonce, securityHeaders } from "./headers";
 
 // What proxy.ts does for every request: the security headers on the response, and the CSP (with
@@ -15,15 +15,8 @@ export interface Forward {
 }
 
 export async function withSecurityHeaders(req: NextRequest, route: (forward: Forward) => Response | Promise<Response>): Promise<Response> {
-  const e = env();
   const nonce = newNonce();
-  const headers = securityHeaders({
-    pathname: req.nextUrl.pathname,
-    nonce,
-    https: e.APP_URL.startsWith("https://"),
-    development: e.NODE_ENV === "development",
-    connectOrigins: e.S3_ENDPOINT ? [new URL(e.S3_ENDPOINT).origin] : [],
-  });
+  const headers = securityHeaders({ pathname: req.nextUrl.pathname, nonce, ...deployment() });
   const requestHeaders = (from: Headers = req.headers): Headers => {
     const copy = new Headers(from);
     copy.set("Content-Security-Policy", headers["Content-Security-Policy"] ?? "");

@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
+
 import { decrypt } from "@/lib/crypto";
-import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { query } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OutboundPolicy } from "@/lib/outbound";
 import { finishDelivery } from "./finish-delivery";
 import { buildPayload, TEST_EVENT } from "./payload";
-import { sendWebhookRequest } from "./send";
+import { sendWebhookRequest, type WebhookResponse } from "./send";
 
 export type AttemptOutcome =
   | { outcome: "succeeded" | "failed" | "retry"; attempt: number; statusCode: number | null; error: string | null }
@@ -28,69 +30,187 @@ export interface AttemptOptions {
   outboundPolicy?: OutboundPolicy;
 }
 
+/** What one attempt needs, read in one statement (see loadAttempt). */
+interface AttemptRow {
+  status: "pending" | "succeeded" | "failed";
+  eventType: string;
+  createdAt: Date;
+  webhookId: string;
+  orgId: string;
+  url: string;
+  enabled: boolean;
+  secretEncrypted: string;
+  eventId: string | null;
+  portalId: string | null;
+  data: Prisma.JsonValue;
+  occurredAt: Date | null;
+  /** The attempt of this number, when a previous run of the step already logged it. */
+  loggedSuccess: boolean | null;
+  loggedStatusCode: number | null;
+  loggedError: string | null;
+  /** The event's portal as it is now (D21), when it exists in the webhook's organization. */
+  portalName: string | null;
+  /** [system, value] pairs in creation order; null without a portal. */
+  externalIds: [string, string][] | null;
+}
+
+/**
+ * The delivery with its webhook, its event, this attempt's log row if any, and the event's portal
+ * with its external ids: one statement (issue 17) instead of two Prisma reads of four queries.
+ * One snapshot: the portal's name is read as it is at the attempt, as before.
+ */
+async function loadAttempt(deliveryId: string, number: number): Promise<AttemptRow | undefined> {
+  const [row] = await query<AttemptRow>(
+    `SELECT d."status", d."eventType", d."createdAt",
+            w."id" AS "webhookId", w."orgId", w."url", w."enabled", w."secretEncrypted",
+            e."id" AS "eventId", e."portalId", e."data", e."occurredAt",
+            a."success" AS "loggedSuccess", a."statusCode" AS "loggedStatusCode", a."error" AS "loggedError",
+            p."name" AS "portalName",
+            CASE WHEN p."id" IS NOT NULL THEN (
+              SELECT coalesce(json_agg(json_build_array(x."system", x."value") ORDER BY x."createdAt", x."id"), '[]'::json)
+              FROM "ExternalSystemId" x WHERE x."portalId" = p."id"
+            ) END AS "externalIds"
+     FROM "WebhookDelivery" d
+     JOIN "Webhook" w ON w."id" = d."webhookId"
+     LEFT JOIN "Event" e ON e."id" = d."eventId"
+     LEFT JOIN "WebhookAttempt" a ON a."deliveryId" = d."id" AND a."number" = $2::int
+     LEFT JOIN "Portal" p ON p."id" = e."portalId" AND p."orgId" = w."orgId"
+     WHERE d."id" = $1::uuid`,
+    [deliveryId, number],
+  );
+  return row;
+}
+
+/**
+ * Logs the attempt and, when it ends the delivery (`finish`), ends it: one statement (issue 17),
+ * so one round trip and one transaction, where the attempt row, the delivery's attempt count, its
+ * end and the webhook's counter commit together or not at all. Returns false when the delivery was
+ * deleted meanwhile (the attempt has nowhere to go).
+ *
+ * Why it is exact under concurrency (READ COMMITTED):
+ * - `done` ends the delivery only while it is still pending: of two runs ending it (a duplicate
+ *   run, or webhook-delivery-failed), the second waits for the first's row lock, re-reads the row,
+ *   finds it no longer pending and changes nothing; only the `done` that changed the row moves the
+ *   webhook's counter (`counted`), so the counter moves once per outcome (D20).
+ * - The attempt count is raised in the same row update as the end (`done`) or, when `done`
+ *   changed nothing, by `numbered`: never two updates of one row in one statement (PostgreSQL
+ *   leaves that undefined). `NOT EXISTS (SELECT 1 FROM done)` is uncorrelated, so `numbered`
+ *   only runs after `done` has finished.
+ * - The attempt row's foreign key is checked at the end of the statement: a delivery deleted (its
+ *   webhook deleted) meanwhile fails the whole statement with 23503, nothing is left half done.
+ *   An attempt number logged twice fails it with 23505, which the job engine retries; the retry
+ *   then reuses the logged attempt (attemptDelivery).
+ */
+async function logAttempt(deliveryId: string, number: number, response: WebhookResponse, end: { finish: boolean; count: boolean }): Promise<boolean> {
+  const { startedAt, durationMs, success, statusCode, error, responseBody } = response;
+  // The counter column comes from this fixed pair, never from input.
+  const counter = success ? `"successCount"` : `"failureCount"`;
+  try {
+    await query(
+      `WITH logged AS (
+         INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "success", "error", "responseBody")
+         VALUES ($1::uuid, $2::uuid, $3::int, $4::timestamp, $5::int, $6::int, $7::boolean, $8::text, $9::text)
+         RETURNING "id"
+       ), done AS (
+         UPDATE "WebhookDelivery"
+         SET "status" = $10::"DeliveryStatus", "completedAt" = $11::timestamp, "attemptCount" = GREATEST("attemptCount", $3::int)
+         WHERE "id" = $2::uuid AND $12::boolean AND "status" = 'pending'
+         RETURNING "webhookId"
+       ), numbered AS (
+         UPDATE "WebhookDelivery" SET "attemptCount" = $3::int
+         WHERE "id" = $2::uuid AND "attemptCount" < $3::int AND NOT EXISTS (SELECT 1 FROM done)
+       ), counted AS (
+         UPDATE "Webhook" SET ${counter} = ${counter} + 1, "updatedAt" = $11::timestamp
+         WHERE "id" = (SELECT "webhookId" FROM done) AND $13::boolean
+       )
+       SELECT count(*)::int AS "logged" FROM logged`,
+      [
+        randomUUID(),
+        deliveryId,
+        number,
+        startedAt.toISOString(),
+        durationMs,
+        statusCode,
+        success,
+        error,
+        responseBody,
+        success ? "succeeded" : "failed",
+        new Date().toISOString(),
+        end.finish,
+        end.count,
+      ],
+    );
+  } catch (e) {
+    if (isForeignKeyViolation(e)) return false;
+    throw e;
+  }
+  return true;
+}
+
+/** 23503 as pg reports it, or as Prisma does when a test substituted the client (query's fallback). */
+function isForeignKeyViolation(e: unknown): boolean {
+  const error = e as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } };
+  if (error?.code === "23503" || error?.code === "P2003") return true;
+  const cause = error?.meta?.driverAdapterError?.cause;
+  return error?.meta?.code === "23503" || cause?.originalCode === "23503" || cause?.kind === "ForeignKeyConstraintViolation";
+}
+
 /**
  * One attempt of a delivery (D20): checks that the webhook still exists and is enabled, builds the
  * body with a fresh timestamp, signs and POSTs it, logs the attempt, and ends the delivery on
  * success or after the last attempt (the counter moves once). Throws only for infrastructure
  * faults (database), which the job engine retries; run again after it logged the attempt, it
- * reuses the logged result instead of sending again.
+ * reuses the logged result instead of sending again. Two statements in the usual case: one read
+ * before the POST, one write after it.
  */
 export async function attemptDelivery(options: AttemptOptions): Promise<AttemptOutcome> {
   const { deliveryId, number, last } = options;
-  const delivery = await db.webhookDelivery.findUnique({
-    where: { id: deliveryId },
-    include: {
-      webhook: { select: { id: true, orgId: true, url: true, enabled: true, secretEncrypted: true } },
-      event: { select: { id: true, portalId: true, data: true, occurredAt: true } },
-      attempts: { where: { number }, select: { success: true, statusCode: true, error: true } },
-    },
-  });
+  const delivery = await loadAttempt(deliveryId, number);
   if (!delivery) return { outcome: "stopped", reason: "gone" };
   if (delivery.status !== "pending") return { outcome: "stopped", reason: "not_pending" };
-  const { webhook } = delivery;
   const counts = delivery.eventType !== TEST_EVENT;
 
-  let result = delivery.attempts[0];
-  if (!result) {
-    if (!webhook.enabled && !options.ignoreDisabled) {
-      // D20: a disabled webhook stops its pending retries; the delivery ends without counting.
-      await finishDelivery({ deliveryId, webhookId: webhook.id, status: "failed", count: false });
-      return { outcome: "stopped", reason: "webhook_disabled" };
+  if (delivery.loggedSuccess !== null) {
+    // Logged by an earlier run of this step that failed after the log: not sent again.
+    const success = delivery.loggedSuccess;
+    const statusCode = delivery.loggedStatusCode;
+    const error = delivery.loggedError;
+    if (success || last) {
+      await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: success ? "succeeded" : "failed", count: counts });
     }
-    const payload = await buildPayload({
-      deliveryId,
-      webhookId: webhook.id,
-      orgId: webhook.orgId,
-      eventType: delivery.eventType,
-      deliveryCreatedAt: delivery.createdAt,
-      event: delivery.event,
-    });
-    const response = await sendWebhookRequest({
-      url: webhook.url,
-      secret: decrypt(webhook.secretEncrypted),
-      deliveryId,
-      eventType: delivery.eventType,
-      payload,
-      timeoutMs: options.timeoutMs,
-      outboundPolicy: options.outboundPolicy,
-    });
-    const { startedAt, durationMs, success, statusCode, error, responseBody } = response;
-    try {
-      await db.$transaction([
-        db.webhookAttempt.create({ data: { deliveryId, number, startedAt, durationMs, statusCode, success, error, responseBody } }),
-        db.webhookDelivery.updateMany({ where: { id: deliveryId, attemptCount: { lt: number } }, data: { attemptCount: number } }),
-      ]);
-    } catch (e) {
-      // Deleted while the request was out: the attempt has nowhere to go.
-      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2003") return { outcome: "stopped", reason: "gone" };
-      throw e;
-    }
-    result = { success, statusCode, error };
+    return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };
   }
 
-  const { success, statusCode, error } = result;
-  if (success || last) {
-    await finishDelivery({ deliveryId, webhookId: webhook.id, status: success ? "succeeded" : "failed", count: counts });
+  if (!delivery.enabled && !options.ignoreDisabled) {
+    // D20: a disabled webhook stops its pending retries; the delivery ends without counting.
+    await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: "failed", count: false });
+    return { outcome: "stopped", reason: "webhook_disabled" };
+  }
+  const payload = buildPayload({
+    deliveryId,
+    webhookId: delivery.webhookId,
+    orgId: delivery.orgId,
+    eventType: delivery.eventType,
+    deliveryCreatedAt: delivery.createdAt,
+    event:
+      delivery.eventId !== null && delivery.occurredAt !== null
+        ? { id: delivery.eventId, portalId: delivery.portalId, data: delivery.data, occurredAt: delivery.occurredAt }
+        : null,
+    portal: delivery.portalName !== null ? { name: delivery.portalName, externalIds: delivery.externalIds ?? [] } : null,
+  });
+  const response = await sendWebhookRequest({
+    url: delivery.url,
+    secret: decrypt(delivery.secretEncrypted),
+    deliveryId,
+    eventType: delivery.eventType,
+    payload,
+    timeoutMs: options.timeoutMs,
+    outboundPolicy: options.outboundPolicy,
+  });
+  const { success, statusCode, error } = response;
+  // Deleted while the request was out: the attempt has nowhere to go.
+  if (!(await logAttempt(deliveryId, number, response, { finish: success || last, count: counts }))) {
+    return { outcome: "stopped", reason: "gone" };
   }
   return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };
 }

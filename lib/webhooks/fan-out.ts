@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, query } from "@/lib/db";
 import { subscribableEventTypes } from "@/lib/events/types";
 
 export interface CreatedDelivery {
@@ -32,4 +32,26 @@ export async function createDeliveriesForEvent({ orgId, eventId }: { orgId: stri
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return deliveries.map((d) => ({ deliveryId: d.id, webhookId: d.webhookId }));
+}
+
+/**
+ * Whether createDeliveriesForEvent can have anything to do for this event, in one cheap query: an
+ * enabled webhook of the organization subscribed to its type, or a delivery of it already made
+ * (a repeated run must find its deliveries again, even if the webhook was disabled since). The
+ * fan-out asks it before any step, so that an organization without webhooks (most events) costs
+ * one query and one call of the function, not a step and its checkpoint (issue 17). It may say
+ * yes when the step then finds nothing (webhooks created after the event); it never says no when
+ * the step would find something.
+ */
+export async function mayHaveDeliveries({ orgId, eventId, type }: { orgId: string; eventId: string; type: string }): Promise<boolean> {
+  const [row] = await query<{ any: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM "Webhook" w
+       WHERE w."orgId" = $1::uuid
+         AND ((w."enabled" AND $3 = ANY(w."events"))
+           OR EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."webhookId" = w."id" AND d."eventId" = $2::uuid))
+     ) AS "any"`,
+    [orgId, eventId, type],
+  );
+  return row?.any === true;
 }

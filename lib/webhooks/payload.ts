@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 // The flat JSON body of a delivery (spec section 6, D21): the common fields, `event_id`, then the
@@ -15,9 +14,14 @@ export interface PayloadSource {
   deliveryCreatedAt: Date;
   /** The outbox row; null for test sends. */
   event: { id: string; portalId: string | null; data: Prisma.JsonValue; occurredAt: Date } | null;
+  /**
+   * The event's portal as it is now, read by the caller with the delivery (one statement, issue
+   * 17); null when the event has none, or it is gone or in another organization.
+   */
+  portal: { name: string; externalIds: readonly (readonly [system: string, value: string])[] } | null;
 }
 
-export async function buildPayload(source: PayloadSource, now: Date = new Date()): Promise<Record<string, unknown>> {
+export function buildPayload(source: PayloadSource, now: Date = new Date()): Record<string, unknown> {
   const { event } = source;
   if (!event) {
     // D21: webhook.test has no portal; its event is the test itself, so event_id is the delivery id.
@@ -33,19 +37,14 @@ export async function buildPayload(source: PayloadSource, now: Date = new Date()
       webhook_id: source.webhookId,
     };
   }
-  const portal = event.portalId
-    ? await db.portal.findFirst({
-        where: { id: event.portalId, orgId: source.orgId },
-        select: { name: true, externalIds: { select: { system: true, value: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] } },
-      })
-    : null;
+  const portal = event.portalId ? source.portal : null;
   const common: Record<string, unknown> = {
     event: source.eventType,
     event_id: event.id,
     org_id: source.orgId,
     portal_id: event.portalId,
     portal_name: portal?.name ?? null,
-    external_system_ids: Object.fromEntries((portal?.externalIds ?? []).map((x) => [x.system, x.value])),
+    external_system_ids: Object.fromEntries(portal?.externalIds ?? []),
     timestamp: now.toISOString(),
     occurred_at: event.occurredAt.toISOString(),
   };

@@ -146,7 +146,7 @@ async function portalsBench(app: BenchApp, s: Seeded): Promise<BenchRow[]> {
     "bare",
     [path.join(root, "scripts/bench/anchors/bare-portals.mjs")],
     { ...process.env, DATABASE_URL: app.env["DATABASE_URL"], JWKS_URL: `${app.url}/.well-known/jwks.json`, PORT: String(benchPort(11)) },
-    /ready/,
+    /^ready$/m,
   );
   try {
     const headers = { authorization: `Bearer ${s.accessToken}`, "accept-encoding": "gzip, deflate, br" };
@@ -256,7 +256,14 @@ export async function runApiBench(): Promise<BenchRow[]> {
     for (const url of [`${app.url}/api/v1/portals?limit=100`, `${app.url}/api/bench-floor?limit=100`]) {
       await hammer({ url, headers: { authorization: `Bearer ${s.accessToken}` }, cpuMs: app.server.cpuMs }, 2);
     }
-    const rows = [await refreshBench(app, s), ...(await portalsBench(app, s)), ...(await writeBench(app, s)), await filesBench(app, s)];
+    // BENCH_API=refresh,portals,writes,files runs only those parts (all by default).
+    const parts = process.env["BENCH_API"]?.split(",");
+    const wanted = (part: string) => !parts || parts.includes(part);
+    const rows: BenchRow[] = [];
+    if (wanted("refresh")) rows.push(await refreshBench(app, s));
+    if (wanted("portals")) rows.push(...(await portalsBench(app, s)));
+    if (wanted("writes")) rows.push(...(await writeBench(app, s)));
+    if (wanted("files")) rows.push(await filesBench(app, s));
     return rows;
   } finally {
     await app.stop();

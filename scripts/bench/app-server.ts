@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 
 import { startDurableServices } from "../test/durable-services.ts";
 import { startBenchServices } from "./services.ts";
+import { productionServerArgs } from "../lib/production-server.ts";
 
 // The production build (`next build` beforehand) started for the API benchmarks, on fresh
 // services, with the framework-floor route on (BENCH_FLOOR=1, app/api/bench-floor/route.ts) and
@@ -131,7 +132,8 @@ export async function startBenchApp(options: { databaseName: string; seed: () =>
     const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
     const server = await startProcess(
       "next",
-      [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      // BENCH_DIRECT_API=1: server/index.ts (the API dispatched directly) instead of next start.
+      [...nodeArgs, ...productionServerArgs(port, "127.0.0.1", { directApi: process.env["BENCH_DIRECT_API"] === "1" })],
       { ...process.env, ...env },
       async () => (await fetch(`${url}/healthz`)).ok,
     );

@@ -14,6 +14,9 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
+    /** Responses by status code. */
+    statusCodeStats: Record<string, { count: number }>;
+    resets: number;
   }
   export interface Options {
     url: string;

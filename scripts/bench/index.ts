@@ -13,6 +13,14 @@ import { webhookBench } from "./webhooks.ts";
 
 const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench, partnerPushBench];
 
+// The figures are PostgreSQL's: the embedded PGlite (what the services fall back to without
+// DATABASE_URL) serves one connection at a time, so its failures and latencies say nothing.
+if (!process.env["DATABASE_URL"]) {
+  console.error(
+    "npm run bench measures against PostgreSQL: set DATABASE_URL to a server (e.g. postgresql://postgres@127.0.0.1:5432/postgres); each benchmark makes its own database there.",
+  );
+  process.exit(2);
+}
 const only = process.env["BENCH_ONLY"]?.split(",");
 const startedAt = new Date();
 const rows: BenchRow[] = [];

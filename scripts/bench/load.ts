@@ -39,6 +39,9 @@ export async function hammer(target: Target, seconds = ROUND_SECONDS): Promise<R
     duration: seconds,
   });
   const ok = r["2xx"];
+  // Failures are reported, never folded silently into a lower rate.
+  if (r.non2xx + r.errors + r.timeouts > 0)
+    console.error(`  ${target.url}: failed ${JSON.stringify({ codes: r.statusCodeStats, errors: r.errors, timeouts: r.timeouts, resets: r.resets })}`);
   if (ok === 0 && r.non2xx + r.errors > 0) {
     // Nothing succeeded: show why once, rather than a table of zeros.
     const res = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers, body: target.body });

@@ -1,5 +1,5 @@
 import { safeEqual, sha256Hex } from "@/lib/crypto";
-import { db } from "@/lib/db";
+import { query } from "@/lib/db";
 import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
 import type { OAuthParams } from "@/lib/oauth/token/read-params";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
@@ -21,13 +21,13 @@ export interface AuthenticatedClient {
 const NO_SUCH_SECRET = sha256Hex("no such client");
 
 /** RFC 6749 2.3.1: id and secret are form-urlencoded before they are joined and encoded. */
-function parseBasic(header: string): { clientId: string; clientSecret: string } {
+function parseBasic(header: string): ClientCredentials {
   const match = /^basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
   const decoded = match?.[1] ? Buffer.from(match[1], "base64").toString("utf8") : "";
   const colon = decoded.indexOf(":");
   if (colon < 1) throw invalidClient("The Authorization header is not valid HTTP Basic client authentication");
   const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
-  let credentials: { clientId: string; clientSecret: string };
+  let credentials: ClientCredentials;
   try {
     credentials = { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
   } catch {
@@ -38,7 +38,13 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
   return credentials;
 }
 
-function credentialsOf(params: OAuthParams, authorization: string | null): { clientId: string; clientSecret: string } {
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The client's id and secret as sent, or the error RFC 6749 2.3.1 asks for (no database query). */
+export function clientCredentials(params: OAuthParams, authorization: string | null): ClientCredentials {
   if (authorization !== null) {
     const basic = parseBasic(authorization);
     if (params.has("client_secret")) {
@@ -59,10 +65,12 @@ function credentialsOf(params: OAuthParams, authorization: string | null): { cli
 
 /** The authenticated client, or 401 invalid_client (unknown client and wrong secret alike). */
 export async function authenticateClient(params: OAuthParams, authorization: string | null): Promise<AuthenticatedClient> {
-  const { clientId, clientSecret } = credentialsOf(params, authorization);
-  // Raw: on every token request, and Prisma's query compiler costs more than the query (issue 17).
-  const [client] = await db.$queryRaw<{ id: string; clientId: string; orgId: string; allowedScopes: string[]; secretHash: string }[]>`
-    SELECT "id", "clientId", "orgId", "allowedScopes", "secretHash" FROM "OAuthClient" WHERE "clientId" = ${clientId}`;
+  const { clientId, clientSecret } = clientCredentials(params, authorization);
+  // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
+  const [client] = await query<{ id: string; clientId: string; orgId: string; allowedScopes: string[]; secretHash: string }>(
+    `SELECT "id", "clientId", "orgId", "allowedScopes", "secretHash" FROM "OAuthClient" WHERE "clientId" = $1`,
+    [clientId],
+  );
   if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client) throw invalidClient();
   return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope) };
 }

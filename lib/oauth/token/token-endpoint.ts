@@ -1,12 +1,12 @@
 import { issueAccessToken } from "@/lib/oauth/access-token";
 import { formatScopes } from "@/lib/oauth/scopes";
-import { authenticateClient, type AuthenticatedClient } from "@/lib/oauth/token/client-auth";
+import { authenticateClient, clientCredentials, type AuthenticatedClient } from "@/lib/oauth/token/client-auth";
 import { OAuthError } from "@/lib/oauth/token/errors";
 import { exchangeAuthorizationCode } from "@/lib/oauth/token/exchange-code";
 import type { Granted } from "@/lib/oauth/token/granted";
 import { handleOAuth, oauthJson } from "@/lib/oauth/token/http";
 import { readOAuthParams, requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
-import { refreshAccessToken } from "@/lib/oauth/token/refresh";
+import { refreshAccessToken, refreshInOneStatement } from "@/lib/oauth/token/refresh";
 
 // POST {base_url}/oauth/token (spec 4 and 5, RFC 6749 section 5).
 
@@ -21,18 +21,29 @@ export function handleTokenRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     const params = await readOAuthParams(request);
     const grantType = requireParam(params, "grant_type");
-    const client = await authenticateClient(params, request.headers.get("authorization"));
+    const authorization = request.headers.get("authorization");
+    if (grantType === "refresh_token") {
+      // The usual refresh in one statement; anything else (an error, the grace answer, a reused
+      // token) takes the precise path below, which reads the state afresh (see refresh.ts).
+      const fast = await refreshInOneStatement(clientCredentials(params, authorization), params);
+      if (fast) return tokenResponse(fast.clientId, fast.granted);
+    }
+    const client = await authenticateClient(params, authorization);
     const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
     if (!grant) throw new OAuthError("unsupported_grant_type", `grant_type must be one of: ${SUPPORTED_GRANT_TYPES.join(", ")}`);
-    const granted = await grant(client, params);
-    const { grantId, userId, orgId, scopes } = granted;
-    const access = await issueAccessToken({ grantId, userId, orgId, scopes, clientId: client.clientId });
-    return oauthJson({
-      access_token: access.token,
-      token_type: "Bearer",
-      expires_in: access.expiresIn,
-      refresh_token: granted.refreshToken,
-      scope: formatScopes(scopes),
-    });
+    return tokenResponse(client.clientId, await grant(client, params));
+  });
+}
+
+/** RFC 6749 5.1: the access token of what was granted, and the refresh token. */
+async function tokenResponse(clientId: string, granted: Granted): Promise<Response> {
+  const { grantId, userId, orgId, scopes } = granted;
+  const access = await issueAccessToken({ grantId, userId, orgId, scopes, clientId });
+  return oauthJson({
+    access_token: access.token,
+    token_type: "Bearer",
+    expires_in: access.expiresIn,
+    refresh_token: granted.refreshToken,
+    scope: formatScopes(scopes),
   });
 }

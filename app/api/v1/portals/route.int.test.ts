@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
+import { loadPortalRecords } from "@/lib/portals/portal-record";
+import { PortalSchema } from "@/lib/portals/schemas";
+import { toPortalResponse } from "@/lib/portals/to-response";
 import { PAGE_ORDER } from "@/lib/pagination";
 import { portalApi } from "@/app/api/v1/test-support/portal-api";
 import { createApiContext, createTestOrg, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
@@ -133,6 +138,85 @@ describe("GET /api/v1/portals", () => {
 
     expect((await api.list("?cursor=nonsense")).status).toBe(400);
     expect((await api.list("?limit=0")).status).toBe(400);
+  });
+
+  it("answers, through pg, byte for byte what the ORM reader and the schema give, with every field set (issue 17)", async () => {
+    const ctx = await createApiContext({ scopes: ["portal:read"] });
+    const [state] = await createTestWorkflowStates(ctx.org.id, ["Onboarding"]);
+    const full = await createTestPortal({
+      orgId: ctx.org.id,
+      name: 'Full "quoted" ü',
+      tags: ["b", "a"],
+      workflowStateId: state!.id,
+      archived: true,
+      createdById: ctx.user.id,
+    });
+    const pending = await createTestPortal({ orgId: ctx.org.id, name: "Pending" });
+    const failed = await createTestPortal({ orgId: ctx.org.id, name: "Failed" });
+    const bare = await createTestPortal({ orgId: ctx.org.id, name: "Bare", createdById: null });
+    await db.portal.update({ where: { id: full.id }, data: { lastActivityAt: new Date("2026-03-04T05:06:07.089Z") } });
+    // Two systems, given out of their key order: the map comes in system-key order, spelled as set.
+    await db.externalSystemId.createMany({
+      data: [
+        { orgId: ctx.org.id, portalId: full.id, system: "Zeta", systemKey: "zeta", value: "Z-1" },
+        { orgId: ctx.org.id, portalId: full.id, system: "alpha", systemKey: "alpha", value: "a 1" },
+      ],
+    });
+    await db.task.createMany({
+      data: [
+        { orgId: ctx.org.id, portalId: full.id, title: "open" },
+        { orgId: ctx.org.id, portalId: full.id, title: "done", status: "Done" },
+        { orgId: ctx.org.id, portalId: full.id, title: "done 2", status: "Done" },
+        { orgId: ctx.org.id, portalId: full.id, title: "deleted", deletedAt: new Date() },
+      ],
+    });
+    await db.partnerConnection.create({ data: { orgId: ctx.org.id, credentialsEncrypted: "x" } });
+    await db.partnerLink.createMany({
+      data: [
+        {
+          orgId: ctx.org.id,
+          portalId: full.id,
+          status: "linked",
+          customerId: "123456",
+          tenantId: "T-1",
+          displayName: "Acme",
+          verifiedAt: new Date("2026-02-03T04:05:06.007Z"),
+        },
+        { orgId: ctx.org.id, portalId: pending.id, status: "not_found", customerId: "654321" },
+        { orgId: ctx.org.id, portalId: failed.id, status: "error", customerId: "111111", error: "Timed out", verifiedAt: new Date("2026-01-01T00:00:00.000Z") },
+      ],
+    });
+    // The same portals read through Prisma's ORM (loadPortalRecords) and parsed by the schema.
+    const expected = async () =>
+      JSON.stringify(
+        z.array(PortalSchema).parse((await loadPortalRecords({ viewer: systemViewer(ctx.org.id), where: { isTemplate: false } })).map(toPortalResponse)),
+      );
+    const api = portalApi(ctx.token);
+
+    const res = await api.list();
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(await expected());
+    expect(res.json.map((p) => [p.name, p.partner_link])).toEqual([
+      ['Full "quoted" ü', { status: "linked", tenant_id: "T-1", customer_id: "123456", display_name: "Acme", verified_at: "2026-02-03T04:05:06.007Z" }],
+      ["Pending", { status: "not_found", customer_id: "654321", error: "The partner does not know this customer id" }],
+      ["Failed", { status: "error", customer_id: "111111", verified_at: "2026-01-01T00:00:00.000Z", error: "Timed out" }],
+      ["Bare", null],
+    ]);
+    expect(res.json[0]).toMatchObject({
+      tags: ["b", "a"],
+      archived: true,
+      externalSystemIds: { alpha: "a 1", Zeta: "Z-1" },
+      open_task_count: 1,
+      done_task_count: 2,
+    });
+    expect(Object.keys(res.json[0]!.externalSystemIds)).toEqual(["alpha", "Zeta"]);
+    expect(res.json[3]).toMatchObject({ id: bare.id, created_by: null, last_activity_at: null, workflowStateId: null });
+
+    // D9: no partner_link at all while the integration is not connected.
+    await db.partnerConnection.update({ where: { orgId: ctx.org.id }, data: { status: "disconnected" } });
+    const disconnected = await api.list();
+    expect(disconnected.json.map((p) => p.partner_link)).toEqual([null, null, null, null]);
+    expect(disconnected.text).toBe(await expected());
   });
 
   it("needs portal:read (403 insufficient_scope)", async () => {

@@ -1,9 +1,9 @@
-import { apiRoute, json } from "@/lib/api";
+import { apiRoute, exactJson, json } from "@/lib/api";
 import { linkHeader } from "@/lib/api/pagination";
 import { createPortal } from "@/lib/portals/create-portal";
 import { listPortals } from "@/lib/portals/list-portals";
 import { createPortalOperation, listPortalsOperation } from "@/lib/api/operations/portals";
-import { toPortalResponse } from "@/lib/portals/to-response";
+import { toPortalBody, toPortalResponse } from "@/lib/portals/to-response";
 
 // GET /api/v1/portals - list, templates, lookup by external system id
 export const GET = apiRoute(listPortalsOperation, async ({ viewer, query, url }) => {
@@ -15,7 +15,8 @@ export const GET = apiRoute(listPortalsOperation, async ({ viewer, query, url })
     limit,
     cursor,
   });
-  return json(items.map(toPortalResponse), 200, linkHeader(url, next));
+  // exactJson: toPortalBody writes the response as sent, every field in the schema's order (lib/api/response.ts).
+  return exactJson(items.map(toPortalBody), 200, linkHeader(url, next));
 });
 
 // POST /api/v1/portals - create a portal or template
