@@ -13,8 +13,15 @@ const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "Sock
  * connect now: the server is starting or stopping), 53300 (too many connections).
  */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
-/** node-postgres errors without a code, when a connection ends under a query. */
-const MESSAGES = /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server/;
+/**
+ * Socket errors node-postgres passes on as they are when it cannot open or keep a connection (the
+ * statements `query` in lib/db.ts sends through the pool without Prisma's adapter, which would have
+ * turned them into DatabaseNotReachable). Outbound HTTP (webhooks, file_url, S3) maps its own socket
+ * errors before they could reach an API answer.
+ */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+/** node-postgres errors without a code, when a connection ends under a query or the pool cannot hand one out. */
+const MESSAGES = /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server|timeout exceeded when trying to connect/;
 
 const codeLike = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
@@ -27,7 +34,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     seen.add(e);
     const o = e as Record<string, unknown>;
     for (const code of [o["code"], o["originalCode"]]) {
-      if (codeLike(code) && (PRISMA_CODES.has(code) || SQLSTATE.test(code))) return true;
+      if (codeLike(code) && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
     }
     if (codeLike(o["kind"]) && ADAPTER_KINDS.has(o["kind"])) return true;
     if (e instanceof Error && MESSAGES.test(e.message)) return true;
