@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { createOtherOrganization } from "./files-support";
-import { signIn } from "./support";
+import { gotoStreamed, signIn } from "./support";
 
 // The Files tab of the member workspace (issue 13) in the production build: upload several files
 // at once straight to storage, preview a PDF and an image, download through the signed-URL route,
@@ -89,7 +89,7 @@ async function openPortal(page: Page): Promise<void> {
   await signIn(page, "admin@demo.test");
   await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
   if (!portalUrl) portalUrl = (await page.getByTestId("portal-row").first().getByRole("link").getAttribute("href")) ?? "";
-  await page.goto(portalUrl);
+  await gotoStreamed(page, portalUrl);
   await expect(page.getByTestId("files-tab")).toBeVisible();
 }
 
@@ -232,14 +232,14 @@ test("creates a folder, renames, moves, deletes (Undo) and restores a file", asy
   await row(page, "Firm logo.png").getByRole("button", { name: "Actions for Firm logo.png" }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await expect(row(page, "Firm logo.png")).toHaveCount(0);
-  await page.goto(`${portalUrl.replace(/\/folder\/main$/, "")}/deleted`);
+  await gotoStreamed(page, `${portalUrl.replace(/\/folder\/main$/, "")}/deleted`);
   const deleted = page.getByTestId("deleted-row").and(page.locator('[data-name="Firm logo.png"]'));
   await expect(deleted).toBeVisible();
   await checkPage(page, "recently-deleted");
   await deleted.getByRole("button", { name: "Restore Firm logo.png" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Restored Firm logo.png" })).toBeVisible();
   await expect(deleted).toHaveCount(0);
-  await page.goto(portalUrl);
+  await gotoStreamed(page, portalUrl);
   await row(page, "Year end 2026").getByRole("link").click();
   await expect(row(page, "Firm logo.png")).toBeVisible();
 });

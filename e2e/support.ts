@@ -15,6 +15,18 @@ export async function signIn(page: Page, email: string): Promise<void> {
 }
 
 /**
+ * `page.goto` that returns once the streamed parts of the page are in place. React reveals a
+ * Suspense boundary's streamed content from a hidden `<div hidden id="S:n">` after the document's
+ * last chunk, batched to the next animation frame; until then the content can be in the page twice
+ * (the hidden copy and the rendered one), and a strict locator would match both.
+ */
+export async function gotoStreamed(page: Page, url: string): Promise<Awaited<ReturnType<Page["goto"]>>> {
+  const response = await page.goto(url);
+  await expect(page.locator('div[hidden][id^="S:"]')).toHaveCount(0);
+  return response;
+}
+
+/**
  * A client's redirect URI: an HTTP server on 127.0.0.1, started before the file's tests and closed
  * after them, recording the query of every /callback it receives.
  */
