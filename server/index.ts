@@ -11,6 +11,8 @@
  * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish, close Next.js, exit
  * (lib/shutdown.ts holds the exit until the event relay's hand-off in progress is done).
  */
+// First: the environment as a plain object before any module reads it (plain-env.ts says why).
+import "./plain-env.ts";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +59,8 @@ const server = createServer((req, res) => {
   })().catch((error: unknown) => {
     process.stderr.write(`[server] ${req.method} ${rawPath}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-    res.end(res.headersSent ? undefined : JSON.stringify({ error: { code: "internal_error", message: "Internal server error" } }));
+    // The spec's error shape, as lib/api/error-response.ts answers an unexpected error.
+    res.end(res.headersSent ? undefined : JSON.stringify({ error: "server_error", error_description: "The server could not complete the request" }));
   });
 });
 
