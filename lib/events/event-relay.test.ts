@@ -101,6 +101,27 @@ describe("startEventRelay", () => {
     expect(s.calls).toEqual([0, 2000]);
   });
 
+  it("gathers the kicks that follow a run: the next run starts gatherMs after the last one started", async () => {
+    const s = scriptedDispatch([idle], 3);
+    relay = startEventRelay({ intervalMs: 10_000, gatherMs: 20, dispatch: s.dispatch });
+    await vi.advanceTimersByTimeAsync(5);
+    // Three writes commit 5, 6 and 12 ms after the run at 0 started: one run at 20 takes them all.
+    kickEventRelay();
+    await vi.advanceTimersByTimeAsync(1);
+    kickEventRelay();
+    await vi.advanceTimersByTimeAsync(6);
+    kickEventRelay();
+    await vi.advanceTimersByTimeAsync(9);
+    // A kick during that run (at 21, it lasts 3 ms): one more run, 20 ms after it started.
+    kickEventRelay();
+    await vi.advanceTimersByTimeAsync(100);
+    // A kick long after (at 121): at once.
+    kickEventRelay();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(s.calls).toEqual([0, 20, 40, 121]);
+    expect(s.maxActive()).toBe(1);
+  });
+
   it("ignores kicks while backing off", async () => {
     const s = scriptedDispatch([down]);
     relay = startEventRelay({ intervalMs: 1000, dispatch: s.dispatch });

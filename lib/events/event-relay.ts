@@ -15,6 +15,12 @@ export type EventRelayOptions = {
   maxBackoffMs?: number;
   /** Events per run; a full batch is followed at once by another run. */
   limit?: number;
+  /**
+   * Shortest time from one run's start to the next run a kick asks for: writes that commit within
+   * it are handed over together (one claim, one send, one mark for all of them) instead of one run
+   * each. An idle relay still runs at once on a kick.
+   */
+  gatherMs?: number;
   /** Defaults to dispatchPendingEvents; tests narrow it to their organization. */
   dispatch?: Dispatch;
 };
@@ -23,6 +29,10 @@ export type EventRelayHandle = { stop(): Promise<void> };
 
 class EventRelay {
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled run is due (Date.now() time). */
+  private dueAt = 0;
+  /** When the last run started. */
+  private lastStart = Number.NEGATIVE_INFINITY;
   private running = false;
   private again = false;
   private stopped = false;
@@ -33,6 +43,7 @@ class EventRelay {
     private readonly intervalMs: number,
     private readonly maxBackoffMs: number,
     private readonly limit: number,
+    private readonly gatherMs: number,
     private readonly dispatch: Dispatch,
   ) {}
 
@@ -43,8 +54,14 @@ class EventRelay {
   kick(): void {
     // While Inngest is failing, kicks from every request would only hammer it; the backoff rules.
     if (this.stopped || this.failures > 0) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    // Under a stream of writes, runs follow each other gatherMs apart, each taking what committed
+    // meanwhile (issue 17: one run per write cost as many statements as the write itself).
+    const at = Math.max(Date.now(), this.lastStart + this.gatherMs);
+    if (this.dueAt > at) this.schedule(at - Date.now());
   }
 
   async stop(): Promise<void> {
@@ -55,6 +72,7 @@ class EventRelay {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
+    this.dueAt = Date.now() + ms;
     // Outside the log context of the request that kicked it: its runs are not that request's work.
     this.timer = withoutLogContext(() =>
       setTimeout(() => {
@@ -67,22 +85,30 @@ class EventRelay {
 
   private async run(): Promise<void> {
     this.running = true;
+    this.dueAt = Number.POSITIVE_INFINITY;
     try {
+      let more: boolean;
       do {
         this.again = false;
+        this.lastStart = Date.now();
         const { sent, failed } = await this.dispatch({ limit: this.limit });
         if (failed > 0) {
           this.fail(`${failed} event(s) not accepted by Inngest; they stay pending`);
           break;
         }
         this.recover();
-        if (sent >= this.limit) this.again = true;
-      } while (this.again && !this.stopped);
+        // A full batch: more are waiting, at once. Kicked during the run: at once only if the run
+        // took the gathering time already (else the schedule below waits for the rest of it).
+        more = sent >= this.limit || (this.again && Date.now() >= this.lastStart + this.gatherMs);
+      } while (more && !this.stopped);
     } catch (err) {
       this.fail(`relay run failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.running = false;
-      if (!this.stopped) this.schedule(this.nextDelay());
+      if (!this.stopped) {
+        if (this.failures === 0 && this.again) this.schedule(Math.max(0, this.lastStart + this.gatherMs - Date.now()));
+        else this.schedule(this.nextDelay());
+      }
     }
   }
 
@@ -113,7 +139,13 @@ const globalForRelay = globalThis as unknown as { __eventRelay?: EventRelay };
 export function startEventRelay(options: EventRelayOptions = {}): EventRelayHandle {
   let relay = globalForRelay.__eventRelay;
   if (!relay) {
-    relay = new EventRelay(options.intervalMs ?? 1_000, options.maxBackoffMs ?? 30_000, options.limit ?? 100, options.dispatch ?? dispatchPendingEvents);
+    relay = new EventRelay(
+      options.intervalMs ?? 1_000,
+      options.maxBackoffMs ?? 30_000,
+      options.limit ?? 100,
+      options.gatherMs ?? 20,
+      options.dispatch ?? dispatchPendingEvents,
+    );
     globalForRelay.__eventRelay = relay;
     relay.start();
   }
