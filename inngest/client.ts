@@ -54,3 +54,13 @@ export const events = {
   "webhook/delivery.requested": eventType("webhook/delivery.requested", { schema: relayedEventSchemas["webhook/delivery.requested"] }),
   "partner/push.requested": eventType("partner/push.requested", { schema: relayedEventSchemas["partner/push.requested"] }),
 } satisfies { [T in EventType]: { name: T } };
+
+/**
+ * A trigger on a relayed event for a consumer that has work only where the relay found some: the
+ * envelope's `routes` (lib/events/types.ts). `!= false`, not `== true`: an event without `routes`
+ * (relayed by a version before it, e.g. during a rolling deploy) still starts the run, whose own
+ * check (mayHaveDeliveries, mayPlanPartnerPush) then decides.
+ */
+export function routedTrigger<T extends keyof typeof events>(type: T, route: "webhooks" | "partner") {
+  return { event: events[type], if: `event.data.routes.${route} != false` };
+}

@@ -1,4 +1,4 @@
-import { events, inngest } from "@/inngest/client";
+import { events, inngest, routedTrigger } from "@/inngest/client";
 import { partnerPushRequestId } from "@/lib/events/types";
 import { attemptPartnerPush, mayPlanPartnerPush, planPartnerPush, type PushedEvent } from "@/lib/partner/push";
 import { verifyPartnerLink } from "@/lib/partner/verify-link";
@@ -17,18 +17,19 @@ export const partnerVerifyLink = inngest.createFunction(
 );
 
 const pushed = [
-  events["file.uploaded"],
-  events["file.signed"],
-  events["task.created"],
-  events["task.completed"],
-  events["portal.workflow_changed"],
-  events["portal.unlinked"],
+  routedTrigger("file.uploaded", "partner"),
+  routedTrigger("file.signed", "partner"),
+  routedTrigger("task.created", "partner"),
+  routedTrigger("task.completed", "partner"),
+  routedTrigger("portal.workflow_changed", "partner"),
+  routedTrigger("portal.unlinked", "partner"),
 ];
 
 /**
  * Plans a push for each event of a linked portal (its row, once per entity and event) and starts
  * its attempt series under an id that makes a repeated start one run. Runs beside the webhooks.
- * Without the partner integration it returns before any step (mayPlanPartnerPush: one query, one
+ * It starts only where the relay found the partner integration connected (routedTrigger); a run
+ * that starts anyway (an event relayed without routes) without it returns before any step (mayPlanPartnerPush: one query, one
  * call); the check stays true for a run whose step planned a push, so a replay never skips it.
  */
 export const partnerPushPlan = inngest.createFunction({ id: "partner-push-plan", triggers: pushed, retries: 5 }, async ({ event, step }) => {

@@ -1,4 +1,4 @@
-import { events, inngest } from "@/inngest/client";
+import { inngest, routedTrigger } from "@/inngest/client";
 import { deliveryRequestedEvent } from "@/inngest/events/webhook-delivery";
 import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-out";
 
@@ -7,21 +7,22 @@ import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-
  * organization subscribed to it, and each delivery starts its own run of webhook-delivery.
  * A repeated run (engine retry, the same event handed over twice) finds the same deliveries
  * (unique per webhook and event) and sends the same event ids, which Inngest deduplicates.
- * Without a subscribed webhook (and no delivery of the event yet) it returns before any step:
- * one query, one call (mayHaveDeliveries). The check is repeated on every call of a run, and
+ * It starts only for events the relay found a subscribed webhook for (routedTrigger: an
+ * organization without webhooks costs no run). Without a subscribed webhook (and no delivery of
+ * the event yet) it returns before any step: one query, one call (mayHaveDeliveries). The check is repeated on every call of a run, and
  * once the step has made deliveries it stays true, so a replay never skips what a step did.
  */
 export const webhookFanOut = inngest.createFunction(
   {
     id: "webhook-fan-out",
     triggers: [
-      events["portal.created"],
-      events["portal.workflow_changed"],
-      events["file.uploaded"],
-      events["file.signed"],
-      events["task.created"],
-      events["task.completed"],
-      events["guest.invited"],
+      routedTrigger("portal.created", "webhooks"),
+      routedTrigger("portal.workflow_changed", "webhooks"),
+      routedTrigger("file.uploaded", "webhooks"),
+      routedTrigger("file.signed", "webhooks"),
+      routedTrigger("task.created", "webhooks"),
+      routedTrigger("task.completed", "webhooks"),
+      routedTrigger("guest.invited", "webhooks"),
     ],
     retries: 5,
   },

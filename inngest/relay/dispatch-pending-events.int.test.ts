@@ -8,6 +8,7 @@ import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { recordEvent } from "@/lib/events/record-event";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { eventDataSchemas, relayedEventSchemas, type EventData } from "@/lib/events/types";
+import { connectTestPartner } from "@/lib/test-support/fixtures";
 
 // The outbox against a real PostgreSQL and a real HTTP server standing in for Inngest's event API.
 // Every test works in its own organization and dispatches only that organization's events.
@@ -135,9 +136,9 @@ describe("dispatchPendingEvents", () => {
       id,
       name: "file.uploaded",
       ts: row.occurredAt.getTime(),
-      data: { event_id: id, org_id: orgId, portal_id: portalId, ...data },
+      data: { event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false } },
     });
-    expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(["event_id", "org_id", "portal_id", ...Object.keys(data)].sort());
+    expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(["event_id", "org_id", "portal_id", "routes", ...Object.keys(data)].sort());
     expect(receiver.keys.at(-1)).toBe(EVENT_KEY);
   });
 
@@ -251,7 +252,36 @@ describe("dispatchPendingEvents", () => {
     expect(received).toHaveLength(1);
     const parsed = relayedEventSchemas["task.completed"].safeParse(received[0]?.data);
     expect(parsed.error).toBeUndefined();
-    expect(parsed.data).toEqual({ event_id: id, org_id: orgId, portal_id: portalId, ...data });
+    expect(parsed.data).toEqual({ event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false } });
+  });
+
+  it("routes each event to the consumers it has when handed over: a subscribed enabled webhook, a connected partner", async () => {
+    const { orgId, portalId } = await createOrg();
+    const webhook = (events: string[], enabled = true) =>
+      db.webhook.create({ data: { orgId, url: "https://hooks.example.com/in", events, secretEncrypted: "unused", enabled } });
+    await webhook(["file.uploaded"]);
+    await webhook(["guest.invited"], false);
+    const record = (type: "file.uploaded" | "guest.invited") =>
+      db.$transaction((tx) =>
+        recordEvent(
+          tx,
+          type === "file.uploaded"
+            ? { orgId, portalId, type, data: fileUploaded() }
+            : { orgId, portalId, type, data: { guest_email: "g@example.com", guest_name: null, invited_by: null } },
+        ),
+      );
+    const uploaded = await record("file.uploaded");
+    const invited = await record("guest.invited");
+    await dispatchPendingEvents({ orgId });
+    await connectTestPartner(orgId);
+    const later = await record("guest.invited");
+    await dispatchPendingEvents({ orgId });
+
+    const routes = new Map(receivedFor(orgId).map((e) => [e.id, e.data["routes"]]));
+    // Subscribed and enabled; subscribed but disabled; the partner connected before the hand-off.
+    expect(routes.get(uploaded.id)).toEqual({ webhooks: true, partner: false });
+    expect(routes.get(invited.id)).toEqual({ webhooks: false, partner: false });
+    expect(routes.get(later.id)).toEqual({ webhooks: false, partner: true });
   });
 });
 

@@ -22,6 +22,9 @@ type PendingRow = {
   data: Prisma.JsonValue;
   occurredAt: Date;
   createdAt: Date;
+  /** Whether the event has webhooks / a partner to go to now (the envelope's `routes`). */
+  webhooks: boolean;
+  partner: boolean;
 };
 
 const DEFAULT_LIMIT = 100;
@@ -61,7 +64,9 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
        ORDER BY "createdAt", "id"
        LIMIT $2::int
        FOR UPDATE SKIP LOCKED)
-     RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"`,
+     RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt",
+       EXISTS (SELECT 1 FROM "Webhook" w WHERE w."orgId" = "Event"."orgId" AND w."enabled" AND "Event"."type" = ANY(w."events")) AS "webhooks",
+       EXISTS (SELECT 1 FROM "PartnerConnection" c WHERE c."orgId" = "Event"."orgId" AND c."status" = 'connected') AS "partner"`,
     values,
   );
   if (claimed.length === 0) return { sent: 0, failed: 0 };
@@ -103,7 +108,7 @@ function toOutgoingEvent(row: PendingRow): OutgoingEvent {
   return {
     id: row.id,
     name: row.type,
-    data: { event_id: row.id, org_id: row.orgId, portal_id: row.portalId, ...own },
+    data: { event_id: row.id, org_id: row.orgId, portal_id: row.portalId, ...own, routes: { webhooks: row.webhooks, partner: row.partner } },
     ts: row.occurredAt.getTime(),
   };
 }

@@ -151,6 +151,15 @@ const envelope = z.object({
   event_id: id,
   org_id: id,
   portal_id: id.nullable(),
+  /**
+   * Which optional consumers the event has, read by the relay when it hands the event over (one
+   * statement with the claim): an enabled webhook of the organization subscribed to the type, a
+   * connected partner integration. The fan-out and the partner plan are triggered only where it
+   * is not false (their triggers' `if`), so an organization without webhooks or partner starts no
+   * run of either (issue 17: each run is a call of /api/inngest, ~3 ms of the server's CPU). Absent
+   * on events relayed before it existed: those still start both.
+   */
+  routes: z.object({ webhooks: z.boolean(), partner: z.boolean() }).optional(),
 });
 
 function withEnvelope<S extends z.core.$ZodShape>(own: z.ZodObject<S>) {

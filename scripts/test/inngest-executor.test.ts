@@ -272,6 +272,11 @@ describe("the executor's protocol details", () => {
     expect(evaluate("async.data.id == event.data.id", { async: { data: { id: 1 } }, event: { data: { id: 1 } } })).toBe(true);
     expect(evaluate("event.data.function_id == 'x-y'", { event: { data: { function_id: "x-z" } } })).toBe(false);
     expect(() => evaluate("size(event.data) > 1", {})).toThrow(/not supported/);
+    // The routed triggers (inngest/client.ts routedTrigger): false filters out; true or absent starts.
+    const routed = "event.data.routes.webhooks != false";
+    expect(evaluate(routed, { event: { data: { routes: { webhooks: false, partner: true } } } })).toBe(false);
+    expect(evaluate(routed, { event: { data: { routes: { webhooks: true, partner: false } } } })).toBe(true);
+    expect(evaluate(routed, { event: { data: {} } })).toBe(true);
     expect(cronMatches("17 3 * * *", new Date("2026-01-01T03:17:00Z"))).toBe(true);
     expect(cronMatches("*/5 * * * *", new Date("2026-01-01T03:17:00Z"))).toBe(false);
   });
