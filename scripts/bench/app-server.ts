@@ -132,8 +132,8 @@ export async function startBenchApp(options: { databaseName: string; seed: () =>
     const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
     const server = await startProcess(
       "next",
-      // BENCH_DIRECT_API=1: server/index.ts (the API dispatched directly) instead of next start.
-      [...nodeArgs, ...productionServerArgs(port, "127.0.0.1", { directApi: process.env["BENCH_DIRECT_API"] === "1" })],
+      // server/index.ts, as `npm start`; BENCH_NEXT_START=1: plain `next start`, to compare.
+      [...nodeArgs, ...productionServerArgs(port, "127.0.0.1", { nextStart: process.env["BENCH_NEXT_START"] === "1" })],
       { ...process.env, ...env },
       async () => (await fetch(`${url}/healthz`)).ok,
     );
