@@ -16,7 +16,10 @@ describe("isDatabaseUnavailable", () => {
     ["a closed socket (adapter kind)", prismaError("P2010", { kind: "ConnectionClosed" })],
     ["node-postgres ending a connection under a query", new Error("Connection terminated unexpectedly")],
     ["node-postgres after a connection error", new Error("Client has encountered a connection error and is not queryable")],
-    ["node-postgres refused a connection (raw pool, no adapter)", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" })],
+    [
+      "node-postgres refused a connection (raw pool, no adapter)",
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" }),
+    ],
     ["node-postgres reset under a query", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" })],
     ["the pool could not hand out a connection in time", new Error("timeout exceeded when trying to connect")],
     ["wrapped as a cause", new Error("outer", { cause: Object.assign(new Error("inner"), { code: "08006" }) })],

@@ -21,7 +21,8 @@ const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
  */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 /** node-postgres errors without a code, when a connection ends under a query or the pool cannot hand one out. */
-const MESSAGES = /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server|timeout exceeded when trying to connect/;
+const MESSAGES =
+  /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server|timeout exceeded when trying to connect/;
 
 const codeLike = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
