@@ -58,8 +58,9 @@ export const events = {
 /**
  * A trigger on a relayed event for a consumer that has work only where the relay found some: the
  * envelope's `routes` (lib/events/types.ts). `!= false`, not `== true`: an event without `routes`
- * (relayed by a version before it, e.g. during a rolling deploy) still starts the run, whose own
- * check (mayHaveDeliveries, mayPlanPartnerPush) then decides.
+ * (relayed by a version before it) starts the run in the local executor, whose own check
+ * (mayHaveDeliveries, mayPlanPartnerPush) then decides; on Inngest's engine unverified
+ * (docs/operations.md, "Events routed at hand-off").
  */
 export function routedTrigger<T extends keyof typeof events>(type: T, route: "webhooks" | "partner") {
   return { event: events[type], if: `event.data.routes.${route} != false` };

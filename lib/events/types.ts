@@ -157,7 +157,7 @@ const envelope = z.object({
    * connected partner integration. The fan-out and the partner plan are triggered only where it
    * is not false (their triggers' `if`), so an organization without webhooks or partner starts no
    * run of either (issue 17: each run is a call of /api/inngest, ~3 ms of the server's CPU). Absent
-   * on events relayed before it existed: those still start both.
+   * only on events relayed by a version before it (none was deployed).
    */
   routes: z.object({ webhooks: z.boolean(), partner: z.boolean() }).optional(),
 });
