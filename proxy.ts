@@ -31,8 +31,9 @@ async function goneInvitationLink(req: NextRequest, forward: Forward): Promise<R
   } catch {
     return null;
   }
-  const view = await findInvitation(token);
-  if (view.status !== "expired" && view.status !== "accepted") return null;
+  // The database not reachable: the page answers (its error page), not a bare 500 of the proxy.
+  const view = await findInvitation(token).catch(() => null);
+  if (!view || (view.status !== "expired" && view.status !== "accepted")) return null;
   const page = { ...goneInvitation(view), ...(view.status === "expired" ? { renewAction: `/invite/${encodeURIComponent(token)}/renew` } : {}) };
   return new NextResponse(goneHtml(page, forward.nonce), {
     status: 410,

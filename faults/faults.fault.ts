@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chromium } from "@playwright/test";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
@@ -206,6 +208,47 @@ it("PostgreSQL restarted twice under 16 clients: every request ends clearly, not
   expect(twice.map((e) => `${e.type} ${e.id}`)).toEqual([]);
   expect(names.length).toBeGreaterThan(0);
 }, 240_000);
+
+it("a page while PostgreSQL is down: the app's error page in Chromium (Try again, Go home, no detail leaked); Try again once it is back shows the page", async () => {
+  const browser = await chromium.launch({
+    ...(existsSync("/usr/bin/chromium") ? { executablePath: "/usr/bin/chromium" } : {}),
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // A public page that reads the database (is the reset link usable?); the proxy does not.
+    const path = `/reset-password/${"x".repeat(43)}`;
+    services.postgres.stop("fast");
+    let status: number | undefined;
+    try {
+      status = (await page.goto(url(path)))?.status();
+      const error = page.getByTestId("server-error");
+      await error.getByRole("heading", { name: "This page could not be loaded" }).waitFor();
+      await page.getByRole("link", { name: "Go home" }).waitFor();
+      const text = (await error.innerText()).toLowerCase();
+      await page.screenshot({ path: "test-results/faults/page-while-database-down.png", fullPage: true });
+      // What the server knows stays there: no driver message, host or stack in the page.
+      for (const leak of ["econnrefused", "postgres", "prisma", "127.0.0.1", " at "]) expect(text).not.toContain(leak);
+      expect(await page.title()).toBe("Something went wrong · Client Portals");
+    } finally {
+      services.postgres.start();
+    }
+    expect(status).toBe(500);
+    await until(
+      "the page to render after Try again",
+      async () => {
+        const button = page.getByRole("button", { name: "Try again" });
+        if (await button.isVisible()) await button.click();
+        return (await page.getByText("This password reset link has expired or was already used.").isVisible()) ? true : undefined;
+      },
+      30_000,
+    );
+    await page.screenshot({ path: "test-results/faults/page-after-try-again.png", fullPage: true });
+    figures.push(`page while the database is down: ${status} with the app's error page; Try again after it is back renders the page`);
+  } finally {
+    await browser.close();
+  }
+});
 
 it("the object store down during a two-step upload complete: a clear 503, nothing half-registered, the retry succeeds once it is back", async () => {
   const portal = await post("/api/v1/portals", { name: "Upload under faults" });
