@@ -1,6 +1,8 @@
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { checkAuthorizeRequest, issueAuthorizationCode } from "@/lib/oauth/authorize";
 import type { Scope } from "@/lib/oauth/scopes";
+import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { createTestClient, createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
 import { POST as tokenPOST } from "@/app/oauth/token/route";
 import { POST as revokePOST } from "@/app/oauth/revoke/route";
@@ -77,4 +79,17 @@ export async function obtainTokens(setup: Setup, scopes?: Scope[]) {
   const result = await postToken({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, ...creds(setup) });
   if (result.status !== 200) throw new Error(`code exchange failed: ${JSON.stringify(result.body)}`);
   return result.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string };
+}
+
+/** A refresh_token grant with the client's credentials in the body (and any extra parameters). */
+export const refresh = (setup: Setup, refreshToken: string, extra: Record<string, string> = {}) =>
+  postToken({ grant_type: "refresh_token", refresh_token: refreshToken, ...creds(setup), ...extra });
+
+/** The stored row of a refresh token. */
+export const rowOf = (token: string) => db.oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: refreshTokenHash(token) } });
+
+/** Every refresh token of the token's grant, oldest first. */
+export async function chainOf(token: string) {
+  const { grantId } = await rowOf(token);
+  return db.oAuthRefreshToken.findMany({ where: { grantId }, orderBy: { createdAt: "asc" } });
 }

@@ -4,22 +4,10 @@ import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { revokeGrantBySystem } from "@/lib/oauth/grants";
 import { refreshInOneStatement } from "@/lib/oauth/token/refresh";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { basicAuth, createOAuthSetup, creds, obtainTokens, postToken } from "@/app/oauth/test-support/token-helpers";
+import { basicAuth, chainOf, createOAuthSetup, creds, obtainTokens, postToken, refresh, rowOf } from "@/app/oauth/test-support/token-helpers";
 
 // The one-statement refresh (lib/oauth/token/refresh.ts, issue 17): the usual refresh rotates in
 // one statement; whatever it does not rotate gets the answers the precise path gave before.
-
-type Setup = Awaited<ReturnType<typeof createOAuthSetup>>;
-
-const refresh = (setup: Setup, refreshToken: string, extra: Record<string, string> = {}) =>
-  postToken({ grant_type: "refresh_token", refresh_token: refreshToken, ...creds(setup), ...extra });
-
-const rowOf = (token: string) => db.oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: refreshTokenHash(token) } });
-
-async function chainOf(token: string) {
-  const { grantId } = await rowOf(token);
-  return db.oAuthRefreshToken.findMany({ where: { grantId }, orderBy: { createdAt: "asc" } });
-}
 
 const asParams = (values: Record<string, string>) => new Map(Object.entries(values));
 

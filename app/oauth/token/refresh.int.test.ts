@@ -2,19 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { createOAuthSetup, creds, obtainTokens, postToken } from "@/app/oauth/test-support/token-helpers";
-
-type Setup = Awaited<ReturnType<typeof createOAuthSetup>>;
-
-const refresh = (setup: Setup, refreshToken: string, extra: Record<string, string> = {}) =>
-  postToken({ grant_type: "refresh_token", refresh_token: refreshToken, ...creds(setup), ...extra });
-
-const rowOf = (token: string) => db.oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: refreshTokenHash(token) } });
-
-async function chainOf(token: string) {
-  const { grantId } = await rowOf(token);
-  return db.oAuthRefreshToken.findMany({ where: { grantId }, orderBy: { createdAt: "asc" } });
-}
+import { chainOf, createOAuthSetup, obtainTokens, refresh, rowOf } from "@/app/oauth/test-support/token-helpers";
 
 describe("POST /oauth/token, refresh_token", () => {
   it("rotates: a new refresh token whose parent is the one presented, which is marked rotated", async () => {
