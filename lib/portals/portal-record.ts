@@ -100,11 +100,14 @@ export interface PortalRow extends Omit<PortalRecord, "workflowState" | "partner
   createdAt: string;
 }
 
+/** A row's workflow state: both columns, or none. */
+export const workflowStateOf = (id: string | null, name: string | null): PortalRecord["workflowState"] => (id !== null && name !== null ? { id, name } : null);
+
 /** The record of a row (one portal's reads: loadPortal). */
 export function portalRecordOf({ workflowStateId, workflowStateName, ...row }: PortalRow): PortalRecord {
   return {
     ...row,
-    workflowState: workflowStateId !== null && workflowStateName !== null ? { id: workflowStateId, name: workflowStateName } : null,
+    workflowState: workflowStateOf(workflowStateId, workflowStateName),
     partnerLink: row.partnerLink ? { ...row.partnerLink, verifiedAt: row.partnerLink.verifiedAt === null ? null : new Date(row.partnerLink.verifiedAt) } : null,
     lastActivityAt: row.lastActivityAt === null ? null : new Date(row.lastActivityAt),
     createdAt: new Date(row.createdAt),

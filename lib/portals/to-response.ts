@@ -1,5 +1,5 @@
 import { portalWebUrl } from "./links";
-import type { PartnerLinkRecord, PortalRecord, PortalRow } from "./portal-record";
+import { workflowStateOf, type PartnerLinkRecord, type PortalRecord, type PortalRow } from "./portal-record";
 import type { z } from "zod";
 import type { PortalResponse, PortalSchema } from "./schemas";
 
@@ -36,8 +36,15 @@ function partnerLinkBody<D>(link: Omit<PartnerLinkRecord, "verifiedAt"> & { veri
 
 export const partnerLinkResponse = (link: PartnerLinkRecord): NonNullable<PortalResponse["partner_link"]> => partnerLinkBody(link);
 
-/** The Portal of the API (spec section 2 with D9). */
-export function toPortalResponse(p: PortalRecord): PortalResponse {
+/** A portal's fields with its timestamps as `D`: Dates (a PortalRecord) or as sent (a row of loadPortalPage). */
+type PortalFields<D> = Omit<PortalRecord, "partnerLink" | "lastActivityAt" | "createdAt"> & {
+  partnerLink: (Omit<PartnerLinkRecord, "verifiedAt"> & { verifiedAt: D | null }) | null;
+  lastActivityAt: D | null;
+  createdAt: D;
+};
+
+/** The Portal of the API (spec section 2 with D9), every field named, in PortalSchema's order. */
+function portalBody<D>(p: PortalFields<D>) {
   return {
     id: p.id,
     name: p.name,
@@ -45,31 +52,6 @@ export function toPortalResponse(p: PortalRecord): PortalResponse {
     tags: p.tags,
     workflowStateId: p.workflowState?.id ?? null,
     workflowStateName: p.workflowState?.name ?? null,
-    archived: p.archived,
-    externalSystemIds: p.externalSystemIds,
-    partner_link: p.partnerLink ? partnerLinkResponse(p.partnerLink) : null,
-    created_at: p.createdAt,
-    created_by: p.createdById,
-    open_task_count: p.openTaskCount,
-    done_task_count: p.doneTaskCount,
-    last_activity_at: p.lastActivityAt,
-    is_template: p.isTemplate,
-    web_url: portalWebUrl(p.orgId, p.id),
-  };
-}
-
-/**
- * The Portal as sent (the schema's output: timestamps as ISO text), straight from a row of
- * loadPortalPage, for exactJson: every field named, in PortalSchema's order.
- */
-export function toPortalBody(p: PortalRow): PortalBody {
-  return {
-    id: p.id,
-    name: p.name,
-    org_id: p.orgId,
-    tags: p.tags,
-    workflowStateId: p.workflowStateName === null ? null : p.workflowStateId,
-    workflowStateName: p.workflowStateId === null ? null : p.workflowStateName,
     archived: p.archived,
     externalSystemIds: p.externalSystemIds,
     partner_link: p.partnerLink ? partnerLinkBody(p.partnerLink) : null,
@@ -82,3 +64,13 @@ export function toPortalBody(p: PortalRow): PortalBody {
     web_url: portalWebUrl(p.orgId, p.id),
   };
 }
+
+/** The Portal of the API from a record (timestamps as Dates; the schema's parse writes them). */
+export const toPortalResponse = (p: PortalRecord): PortalResponse => portalBody(p);
+
+/**
+ * The Portal as sent (the schema's output: timestamps as ISO text), straight from a row of
+ * loadPortalPage, for exactJson.
+ */
+export const toPortalBody = ({ workflowStateId, workflowStateName, ...row }: PortalRow): PortalBody =>
+  portalBody({ ...row, workflowState: workflowStateOf(workflowStateId, workflowStateName) });
