@@ -21,17 +21,17 @@ test("/dev/inngest lists the event an API call produced and the runs it started"
   const done = await request.post(`/api/v1/tasks/${task.task_id}/complete`, { headers, data: {} });
   expect(done.status(), await done.text()).toBe(200);
 
+  const notifyRun = () =>
+    page
+      .getByTestId("run")
+      .filter({ hasText: "notify-portal-users" })
+      .filter({ hasText: /Completed/ })
+      .first();
   await expect(async () => {
     await page.goto("/dev/inngest");
     await expect(page.getByTestId("events")).toContainText("task.created");
     await expect(page.getByTestId("events")).toContainText("task.completed");
-    await expect(
-      page
-        .getByTestId("run")
-        .filter({ hasText: "notify-portal-users" })
-        .filter({ hasText: /Completed/ })
-        .first(),
-    ).toBeVisible();
+    await expect(notifyRun()).toBeVisible();
   }).toPass({ timeout: 20_000 });
   await expect(page.getByRole("heading", { name: "Background jobs" })).toBeVisible();
   // Events routed to no webhook and no partner start neither consumer.
@@ -40,13 +40,7 @@ test("/dev/inngest lists the event an API call produced and the runs it started"
   const served = ((await (await request.get("/api/inngest")).json()) as { function_count: number }).function_count;
   expect(served).toBeGreaterThan(0);
   await expect(page.getByText(/functions synced/)).toContainText(`${served} functions synced`);
-  await expect(
-    page
-      .getByTestId("run")
-      .filter({ hasText: "notify-portal-users" })
-      .filter({ hasText: /Completed/ })
-      .first(),
-  ).toContainText("plan");
+  await expect(notifyRun()).toContainText("plan");
 
   for (const [width, height] of [
     [1280, 800],

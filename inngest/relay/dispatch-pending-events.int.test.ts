@@ -48,6 +48,16 @@ function receivedFor(orgId: string) {
   return receiver.events.filter((e) => e.data.org_id === orgId);
 }
 
+/** `count` file.uploaded events, each committed on its own; their ids in order. */
+async function recordUploads(orgId: string, portalId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
+    ids.push(id);
+  }
+  return ids;
+}
+
 function fileUploaded(): EventData<"file.uploaded"> {
   return {
     file_id: randomUUID(),
@@ -144,11 +154,7 @@ describe("dispatchPendingEvents", () => {
 
   it("sends each event once when two relays run at the same time", async () => {
     const { orgId, portalId } = await createOrg();
-    const ids: string[] = [];
-    for (let i = 0; i < 30; i++) {
-      const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
-      ids.push(id);
-    }
+    const ids = await recordUploads(orgId, portalId, 30);
     // A slow event API keeps each relay's claim open long enough for the other to run beside it.
     // On PostgreSQL the second relay skips the rows the first holds; on the embedded PGlite (one
     // session for every connection) the two transactions simply take turns.
@@ -176,11 +182,7 @@ describe("dispatchPendingEvents", () => {
 
   it("hands over 50 events in one send and marks each sent once, in one statement", async () => {
     const { orgId, portalId } = await createOrg();
-    const ids: string[] = [];
-    for (let i = 0; i < 50; i++) {
-      const { id } = await db.$transaction((tx) => recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: fileUploaded() }));
-      ids.push(id);
-    }
+    const ids = await recordUploads(orgId, portalId, 50);
     const sends: string[][] = [];
     const send = async (events: { id: string }[]) => {
       sends.push(events.map((e) => e.id));
