@@ -127,14 +127,14 @@ it("PostgreSQL restarted twice under 16 clients: every request ends clearly, not
 
   const restarts = (async () => {
     await sleep(4_000);
-    services.postgres.stop("fast");
+    await services.postgres.stop("fast");
     await sleep(1_500);
-    services.postgres.start();
+    await services.postgres.start();
     await sleep(6_000);
     // The second time as after a crash: no clean shutdown, recovery from the WAL.
-    services.postgres.stop("immediate");
+    await services.postgres.stop("immediate");
     await sleep(1_500);
-    services.postgres.start();
+    await services.postgres.start();
   })();
   await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), restarts]);
 
@@ -218,7 +218,7 @@ it("a page while PostgreSQL is down: the app's error page in Chromium (Try again
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     // A public page that reads the database (is the reset link usable?); the proxy does not.
     const path = `/reset-password/${"x".repeat(43)}`;
-    services.postgres.stop("fast");
+    await services.postgres.stop("fast");
     let status: number | undefined;
     try {
       status = (await page.goto(url(path)))?.status();
@@ -231,7 +231,7 @@ it("a page while PostgreSQL is down: the app's error page in Chromium (Try again
       for (const leak of ["econnrefused", "postgres", "prisma", "127.0.0.1", " at "]) expect(text).not.toContain(leak);
       expect(await page.title()).toBe("Something went wrong · Client Portals");
     } finally {
-      services.postgres.start();
+      await services.postgres.start();
     }
     expect(status).toBe(500);
     await until(

@@ -2,9 +2,8 @@
  * The services of the fault tier (npm run test:faults), each one a real process or server the
  * tests can stop and start again:
  *
- *   PostgreSQL   Debian's binaries (/usr/lib/postgresql/<v>/bin), a cluster of its own made by
- *                initdb in a temporary directory, on FAULTS_PG_PORT (default 5810); run as the
- *                `postgres` user when the tests run as root (PostgreSQL refuses root)
+ *   PostgreSQL   the embedded server (scripts/lib/embedded-postgres.ts), a cluster of its own in
+ *                a temporary directory, on FAULTS_PG_PORT (default 5810)
  *   S3           the embedded s3rver on FAULTS_S3_PORT (default 3830), restartable on its data
  *   executor     the local Inngest executor (scripts/test/inngest-executor.ts) in cloud mode, on
  *                FAULTS_INNGEST_PORT (default 3820)
@@ -13,12 +12,15 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import pg from "pg";
+
 import { s3Env, startEmbeddedS3, type EmbeddedS3 } from "../scripts/lib/embedded.ts";
+import { allowServerInto, PostgresServer } from "../scripts/lib/embedded-postgres.ts";
 import { applyMigrations } from "../scripts/lib/schema-engine.ts";
 import { InngestExecutor } from "../scripts/test/inngest-executor.ts";
 import { productionServerArgs } from "../scripts/lib/production-server.ts";
@@ -34,78 +36,39 @@ export const PORTS = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function postgresBin(): string {
-  const base = "/usr/lib/postgresql";
-  const versions = existsSync(base)
-    ? readdirSync(base)
-        .filter((v) => existsSync(path.join(base, v, "bin", "pg_ctl")))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions.length === 0)
-    throw new Error("the fault tests need PostgreSQL's server binaries in /usr/lib/postgresql/<version>/bin (apt-get install postgresql)");
-  return path.join(base, versions[0]!, "bin");
-}
-
 /** A PostgreSQL cluster of the tests' own: stop/start/restart really stop and start the server process. */
 export class FaultPostgres {
-  private readonly bin = postgresBin();
-  private readonly asRoot = process.getuid?.() === 0;
-  readonly url: string;
-
-  constructor(
+  private constructor(
     private readonly dir: string,
-    readonly port: number,
-  ) {
-    this.url = `postgresql://postgres@127.0.0.1:${port}/faults`;
-  }
+    private readonly server: PostgresServer,
+  ) {}
 
-  private run(tool: string, args: string[]): string {
-    const command = path.join(this.bin, tool);
-    const [file, argv] = this.asRoot ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-    return execFileSync(file, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  get url(): string {
+    return this.server.url("faults");
   }
 
   static async create(port: number): Promise<FaultPostgres> {
     const dir = mkdtempSync(path.join(tmpdir(), "cp-faults-pg-"));
-    const pg = new FaultPostgres(dir, port);
-    if (pg.asRoot)
-      chownSync(
-        dir,
-        Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
-        Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()),
-      );
-    pg.run("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-    pg.start();
-    pg.run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "faults"]);
-    return pg;
+    allowServerInto(dir);
+    const server = await PostgresServer.create({ dataDir: path.join(dir, "data"), port, durable: false });
+    const admin = new pg.Client({ connectionString: server.url() });
+    await admin.connect();
+    await admin.query("CREATE DATABASE faults");
+    await admin.end();
+    return new FaultPostgres(dir, server);
   }
 
-  start(): void {
-    this.run("pg_ctl", [
-      "-D",
-      path.join(this.dir, "data"),
-      "-l",
-      path.join(this.dir, "server.log"),
-      "-o",
-      `-p ${this.port} -c listen_addresses=127.0.0.1 -k ${this.dir} -c fsync=off -c max_connections=100`,
-      "-w",
-      "-t",
-      "60",
-      "start",
-    ]);
+  start(): Promise<void> {
+    return this.server.start();
   }
 
   /** `fast`: sessions are ended and the server shuts down cleanly; `immediate`: as after a crash. */
-  stop(mode: "fast" | "immediate" = "fast"): void {
-    this.run("pg_ctl", ["-D", path.join(this.dir, "data"), "-m", mode, "-w", "-t", "60", "stop"]);
+  stop(mode: "fast" | "immediate" = "fast"): Promise<void> {
+    return this.server.stop(mode);
   }
 
   async destroy(): Promise<void> {
-    try {
-      this.stop("immediate");
-    } catch {
-      // not running
-    }
+    await this.server.stop("immediate");
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

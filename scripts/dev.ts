@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { loadDevSecrets } from "./lib/dev-secrets";
 import { startDevInngest } from "./lib/dev-inngest";
-import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "./lib/embedded";
+import { s3Env, startEmbeddedS3 } from "./lib/embedded";
+import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { applyMigrations } from "./lib/schema-engine";
 
 // `npm run dev`: the whole product on a machine with only Node.js. Every service that is not
@@ -34,10 +35,10 @@ async function main(): Promise<void> {
   }
 
   if (!env.DATABASE_URL) {
-    const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "pglite"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
+    const pg = await startEmbeddedPostgres({ dataDir: resolve(dataDir, "postgres"), port: Number(env.EMBEDDED_PG_PORT ?? 54329) });
     stops.push(pg.stop);
     env.DATABASE_URL = pg.url;
-    log(`embedded PostgreSQL (PGlite) at ${pg.url}, data in .data/pglite`);
+    log(`embedded PostgreSQL at ${pg.url}, data in .data/postgres (log .data/postgres.log)`);
   }
   if (!env.S3_ENDPOINT) {
     const s3 = await startEmbeddedS3({

@@ -1,9 +1,11 @@
 /**
- * The embedded services against the clients the app really uses: `pg` (directly and through
- * Prisma's adapter-pg) for PGlite, the AWS SDK and a presigned URL fetched like a browser would
+ * The embedded services against the clients the app really uses: `pg` and Prisma's adapter-pg
+ * for the embedded PostgreSQL server, the AWS SDK and a presigned URL fetched like a browser would
  * for s3rver. Each test starts its own servers in a temporary directory on free ports.
  */
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -14,61 +16,82 @@ import type { ArgType, SqlQuery } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startEmbeddedPostgres, startEmbeddedS3 } from "./embedded.ts";
+import { startEmbeddedS3 } from "./embedded.ts";
+import { allowServerInto, startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "cp-embedded-test-"));
+  allowServerInto(dir);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function until(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return condition();
+}
+
 describe("startEmbeddedPostgres", () => {
-  it("serves pg with concurrent clients, parameterized queries, errors and transactions", async () => {
-    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg-concurrency"), port: 0 });
+  it("gives every connection its own session: named prepared statements and isolated transactions", async () => {
+    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg-sessions"), port: 0, durable: false });
     const pool = new pg.Pool({ connectionString: server.url, max: 8 });
     try {
       expect(server.url).toBe(`postgresql://postgres@127.0.0.1:${server.port}/postgres`);
+      const { rows: version } = await pool.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
+      expect(Number(version[0]!.v)).toBeGreaterThanOrEqual(160000);
       await pool.query("CREATE TABLE ledger (id serial PRIMARY KEY, amount int NOT NULL)");
 
-      // A transaction that stays open while others queue up behind it is what used to interleave
-      // other connections' extended-protocol messages (see serializeExtendedProtocol).
-      const transfer = async (i: number, commit: boolean): Promise<void> => {
-        const client = await pool.connect();
-        try {
-          await client.query("BEGIN");
-          await client.query("INSERT INTO ledger (amount) VALUES ($1)", [i]);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          await client.query("INSERT INTO ledger (amount) VALUES ($1)", [-i]);
-          await client.query(commit ? "COMMIT" : "ROLLBACK");
-        } finally {
-          client.release();
-        }
-      };
-      const results = await Promise.all(
-        Array.from({ length: 300 }, async (_, i) => {
-          if (i % 10 === 0) await transfer(i, i % 20 !== 0);
-          if (i % 7 === 0) {
-            await expect(pool.query("SELECT $1::int / 0", [i])).rejects.toThrow("division by zero");
-          }
-          // Different text per query: a mix-up of unnamed statements would show in `b`.
-          const { rows } = await pool.query<{ a: number; b: number }>(`SELECT $1::int AS a, ${i} AS b`, [i]);
-          return rows[0];
-        }),
+      // The same named statement prepared on several connections at once (one shared session
+      // would answer "prepared statement already exists").
+      const named = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => pool.query<{ a: number }>({ name: "same_name", text: "SELECT $1::int AS a", values: [i] })),
       );
-      results.forEach((row, i) => expect(row).toEqual({ a: i, b: i }));
+      named.forEach((result, i) => expect(result.rows[0]!.a).toBe(i));
 
-      const { rows } = await pool.query<{ n: number; total: number }>("SELECT count(*)::int AS n, coalesce(sum(amount), 0)::int AS total FROM ledger");
-      expect(rows[0]).toEqual({ n: 30, total: 0 }); // 15 committed transfers of two rows each
+      // An uncommitted row is invisible to other connections, and a row lock makes them wait.
+      const a = await pool.connect();
+      const b = await pool.connect();
+      try {
+        await a.query("BEGIN");
+        await a.query("INSERT INTO ledger (amount) VALUES (1)");
+        expect((await b.query("SELECT count(*)::int AS n FROM ledger")).rows[0]).toEqual({ n: 0 });
+        await b.query("BEGIN");
+        await b.query("SET LOCAL lock_timeout = '200ms'");
+        await expect(b.query("LOCK TABLE ledger IN EXCLUSIVE MODE")).rejects.toThrow("lock timeout");
+        await b.query("ROLLBACK");
+        await a.query("COMMIT");
+        expect((await b.query("SELECT count(*)::int AS n FROM ledger")).rows[0]).toEqual({ n: 1 });
+      } finally {
+        a.release();
+        b.release();
+      }
     } finally {
       await pool.end();
       await server.stop();
     }
+    expect(await listening(server.port)).toBe(false);
   });
 
   it("works through Prisma's adapter-pg, including transactions", async () => {
-    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg-prisma"), port: 0 });
+    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg-prisma"), port: 0, durable: false });
     const adapter = await new PrismaPg({ connectionString: server.url }).connect();
     // What Prisma's query engine sends: typed arguments, and COMMIT/ROLLBACK as queries of their
     // own (adapter-pg's commit() and rollback() only release the connection).
@@ -85,7 +108,7 @@ describe("startEmbeddedPostgres", () => {
 
       const tx = await adapter.startTransaction();
       await tx.executeRaw(insert(1));
-      // Meanwhile, queries outside the transaction on other connections wait for it.
+      // Meanwhile, inserts outside the transaction on other connections go ahead.
       const outside = Promise.all([3, 4, 5].map((id) => adapter.executeRaw(insert(id))));
       await tx.executeRaw(insert(2));
       await tx.executeRaw(statement("COMMIT"));
@@ -107,7 +130,7 @@ describe("startEmbeddedPostgres", () => {
     }
   });
 
-  it("keeps its data across a stop and start in the same directory", async () => {
+  it("keeps its data across a stop and start in the same directory, and refuses a second server on it", async () => {
     const dataDir = path.join(dir, "pg-persistent");
     const first = await startEmbeddedPostgres({ dataDir, port: 0 });
     const client = new pg.Client({ connectionString: first.url });
@@ -115,6 +138,7 @@ describe("startEmbeddedPostgres", () => {
     await client.query("CREATE TABLE kept (value text NOT NULL)");
     await client.query("INSERT INTO kept (value) VALUES ($1)", ["survives a restart"]);
     await client.end();
+    await expect(startEmbeddedPostgres({ dataDir, port: 0 })).rejects.toThrow(/already running on/);
     await first.stop();
 
     const second = await startEmbeddedPostgres({ dataDir, port: 0 });
@@ -127,6 +151,30 @@ describe("startEmbeddedPostgres", () => {
       await again.end();
       await second.stop();
     }
+  });
+
+  it("stops when the process that started it is killed", async () => {
+    const dataDir = path.join(dir, "pg-orphan");
+    // A separate Node process starts a server, prints its port, then is killed with SIGKILL
+    // (no exit handler runs): the server must not be left running.
+    const serverModule = path.join(import.meta.dirname, "embedded-postgres.ts");
+    const script = `import { startEmbeddedPostgres } from ${JSON.stringify(serverModule)};
+      const s = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: 0, durable: false });
+      console.log("port=" + s.port);
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /port=(\d+)/.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once("exit", (code) => reject(new Error(`the starter exited first (${code})`)));
+    });
+    expect(await listening(port)).toBe(true);
+    child.kill("SIGKILL");
+    expect(await until(async () => !(await listening(port)), 15_000)).toBe(true);
   });
 });
 

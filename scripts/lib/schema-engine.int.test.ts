@@ -1,24 +1,17 @@
 /**
- * The migration tooling against a real PostgreSQL: the server from DATABASE_URL (only its host
- * and credentials are used; each run makes and drops its own database). On the embedded PGlite,
- * which has a single database, a second, empty PGlite is started for the run instead.
+ * The migration tooling against a real PostgreSQL: the test run's server (only its host and
+ * credentials are used; each run makes and drops its own database).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded.ts";
-
 import { applyMigrations, diffSchemas, listMigrationNames, MIGRATION_FILE, MIGRATIONS_DIR, quoteIdentifier, SCHEMA_PATH } from "./schema-engine.ts";
 
-const embedded = process.env["TEST_DATABASE"] === "embedded";
-let serverUrl = new URL(process.env["DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+const serverUrl = new URL(process.env["DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres");
 
 function urlFor(database: string): string {
   const url = new URL(serverUrl);
@@ -52,8 +45,7 @@ interface MigrationRow {
 }
 
 describe("applyMigrations", () => {
-  const database = embedded ? "postgres" : `cp_migrate_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  let emptyServer: { server: EmbeddedPostgres; dir: string } | undefined;
+  const database = `cp_migrate_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
 
   const readRows = (): Promise<MigrationRow[]> =>
     withClient(database, async (client) => {
@@ -65,22 +57,12 @@ describe("applyMigrations", () => {
     });
 
   beforeAll(async () => {
-    if (embedded) {
-      const dir = await mkdtemp(path.join(tmpdir(), "cp-migrate-"));
-      emptyServer = { server: await startEmbeddedPostgres({ dataDir: dir, port: 0 }), dir };
-      serverUrl = new URL(emptyServer.server.url);
-    }
-    // On PostgreSQL the database doesn't exist yet: applyMigrations creating it is tested too.
+    // The database doesn't exist yet: applyMigrations creating it is tested too.
     const first = await applyMigrations(urlFor(database));
     expect(first.applied).toEqual(await listMigrationNames(MIGRATIONS_DIR));
   }, 60_000);
 
   afterAll(async () => {
-    if (emptyServer) {
-      await emptyServer.server.stop();
-      await rm(emptyServer.dir, { recursive: true, force: true });
-      return;
-    }
     await withClient("postgres", (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`));
   }, 60_000);
 

@@ -17,10 +17,8 @@ function required(name: string): string {
 it("sets the database, S3 and secrets in process.env", () => {
   expect(required("DATABASE_URL")).toMatch(/^postgresql:\/\//);
   expect(["postgres", "embedded"]).toContain(required("TEST_DATABASE"));
-  if (required("TEST_DATABASE") === "postgres") {
-    // Its own database on the server, never the one DATABASE_URL named.
-    expect(new URL(required("DATABASE_URL")).pathname).toMatch(/^\/client_portals_test_[0-9a-f]{8}$/);
-  }
+  // Its own database on the server, never the one DATABASE_URL named.
+  expect(new URL(required("DATABASE_URL")).pathname).toMatch(/^\/client_portals_test_[0-9a-f]{8}$/);
   expect(required("S3_ENDPOINT")).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(required("S3_FORCE_PATH_STYLE")).toBe("true");
   expect(required("AUTH_SECRET").length).toBeGreaterThanOrEqual(32);

@@ -2,10 +2,11 @@
  * The services a test run needs, fresh every time: a database with all migrations applied and an
  * S3 bucket. Shared by the integration tier's global setup and the end-to-end server.
  *
- * With DATABASE_URL set (CI, or a developer with PostgreSQL) only its server and credentials are
- * used: the run gets its own database on that server, dropped and recreated, so it never touches
- * the database the URL names. Without it, an embedded PGlite in a temporary directory. S3 is
- * always the embedded one: there is no shared S3 to point tests at.
+ * Without DATABASE_URL (a newcomer, CI) the run starts a PostgreSQL server of its own
+ * (scripts/lib/embedded-postgres.ts) in a temporary directory on a free port, stopped and removed
+ * when the run ends. With DATABASE_URL set only its server and credentials are used. Either way
+ * the run gets its own database on that server, dropped and recreated, so it never touches the
+ * database the URL names. S3 is always the embedded one: there is no shared S3 to point tests at.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,14 +15,14 @@ import path from "node:path";
 
 import pg from "pg";
 
-import { s3Env, startEmbeddedPostgres, startEmbeddedS3 } from "../lib/embedded.ts";
+import { s3Env, startEmbeddedS3 } from "../lib/embedded.ts";
+import { allowServerInto, startEmbeddedPostgres } from "../lib/embedded-postgres.ts";
 import { applyMigrations, quoteIdentifier } from "../lib/schema-engine.ts";
 
 export interface TestServices {
   /**
    * Variables for the code under test: DATABASE_URL, S3_*, AUTH_SECRET, APP_ENCRYPTION_KEY, and
-   * TEST_DATABASE ("postgres" or "embedded"): PGlite has a single database, so a test that makes
-   * databases of its own can skip itself with `it.skipIf(process.env.TEST_DATABASE === "embedded")`.
+   * TEST_DATABASE ("embedded": the run's own server; "postgres": DATABASE_URL's server).
    */
   env: Record<string, string>;
   /** How the database was provided, for log lines. */
@@ -32,7 +33,7 @@ export interface TestServices {
 export async function startTestServices(options: {
   /** Database to (re)create on DATABASE_URL's server, e.g. `client_portals_test`. */
   databaseName: string;
-  /** Prefix of the temporary directory holding PGlite's and s3rver's data. */
+  /** Prefix of the temporary directory holding the embedded servers' data. */
   tmpPrefix: string;
 }): Promise<TestServices> {
   const dir = await mkdtemp(path.join(tmpdir(), options.tmpPrefix));
@@ -44,25 +45,25 @@ export async function startTestServices(options: {
   };
 
   try {
-    let databaseUrl: string;
-    let description: string;
-    let kind: "postgres" | "embedded";
-    const serverUrl = process.env["DATABASE_URL"];
-    if (serverUrl) {
-      // A name of its own per run, so that runs side by side (developers, CI) never drop each
-      // other's database; dropped again when the run ends.
-      const name = `${options.databaseName}_${randomBytes(4).toString("hex")}`;
-      databaseUrl = await recreateDatabase(serverUrl, name);
-      stops.push(() => dropDatabase(serverUrl, name));
-      description = `PostgreSQL database ${name} on ${new URL(serverUrl).host}, fresh`;
-      kind = "postgres";
-    } else {
-      const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "pglite"), port: 0 });
+    let serverUrl = process.env["DATABASE_URL"];
+    let kind: "postgres" | "embedded" = "postgres";
+    if (!serverUrl) {
+      allowServerInto(dir);
+      const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), port: 0, durable: false });
       stops.push(embedded.stop);
-      databaseUrl = embedded.url;
-      description = `embedded PGlite at ${embedded.url}`;
+      serverUrl = embedded.url;
       kind = "embedded";
     }
+    // A name of its own per run, so that runs side by side (developers, CI) never drop each
+    // other's database; dropped again when the run ends.
+    const name = `${options.databaseName}_${randomBytes(4).toString("hex")}`;
+    const databaseUrl = await recreateDatabase(serverUrl, name);
+    const admin = serverUrl;
+    stops.push(() => dropDatabase(admin, name));
+    const description =
+      kind === "embedded"
+        ? `embedded PostgreSQL at ${new URL(serverUrl).host}, database ${name}`
+        : `PostgreSQL database ${name} on ${new URL(serverUrl).host}, fresh`;
     await applyMigrations(databaseUrl);
 
     const s3 = await startEmbeddedS3({ dataDir: path.join(dir, "s3"), port: 0, bucket: "client-portals-test" });

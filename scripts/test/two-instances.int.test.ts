@@ -70,10 +70,7 @@ function startBalancer(): Promise<Server> {
   return new Promise((resolve) => server.listen(BALANCER_PORT, "127.0.0.1", () => resolve(server)));
 }
 
-const skip = process.env["TEST_DATABASE"] === "embedded";
-
 beforeAll(async () => {
-  if (skip) return;
   executor = new InngestExecutor({ timeScale: 0.001 });
   await executor.listen();
   const shared = {
@@ -121,7 +118,7 @@ const call = (base: string, token: string, pathname: string, init: { method?: st
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 
-describe.skipIf(skip)("two app instances, one database", () => {
+describe("two app instances, one database", () => {
   it("count the daily rate limit exactly: every request once, the first LIMIT allowed, each with its own remaining count", async () => {
     const { org, user } = await createApiContext();
     // A client of its own: the limit is per client.

@@ -10,7 +10,7 @@ import { startPgFaultProxy, type PgFaultProxy } from "@/lib/test-support/pg-faul
 // after the server committed, so the request fails without knowing its work was done. Retries
 // with the same key and body must return the first result and never create a second portal.
 
-describe.skipIf(process.env["TEST_DATABASE"] === "embedded")("Idempotency-Key when the database connection breaks at a commit", () => {
+describe("Idempotency-Key when the database connection breaks at a commit", () => {
   let proxy: PgFaultProxy;
   let client: PrismaClient;
   let restoreClient: () => void;
