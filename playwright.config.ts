@@ -65,13 +65,13 @@ export default defineConfig({
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
     env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] },
-    // Migrations and the seed on PGlite take a while on a slow machine.
+    // Migrations and the seed take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.
     reuseExistingServer: process.env["E2E_REUSE_SERVER"] === "1",
     stdout: "pipe",
     stderr: "pipe",
-    // SIGTERM lets the server stop PGlite/S3 and remove its temporary directory.
+    // SIGTERM lets the server stop PostgreSQL/S3 and remove its temporary directory.
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },
 });

@@ -41,7 +41,7 @@ export default defineConfig({
           // after another, so tests never race each other's rows or starve the embedded servers.
           fileParallelism: false,
           maxWorkers: 1,
-          // Real servers, migrations, and PGlite (wasm) on a slow machine.
+          // Real servers and migrations on a slow machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -3,7 +3,7 @@
  * the production build (`next start`, built beforehand by `next build`) on fresh services:
  *
  * - a database with all migrations and the demo seed: DATABASE_URL's server with its own
- *   database `client_portals_e2e`, dropped and recreated, or an embedded PGlite;
+ *   database `client_portals_e2e_<random>` (an embedded PostgreSQL server's without DATABASE_URL);
  * - an embedded S3 bucket;
  * - both in a temporary directory that is removed on SIGTERM/SIGINT;
  * - the local Inngest executor (scripts/test/inngest-executor.ts) in dev mode, which syncs the app;
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   } else {
     log("scripts/seed.ts has no seedDemo(): starting without demo data");
   }
-  // Give the seed's connections back: PGlite's server takes a limited number of them.
+  // Give the seed's connections back before the server opens its own.
   const { getDb } = await import("../lib/db.ts");
   await getDb().$disconnect();
 

@@ -156,8 +156,7 @@ describe("dispatchPendingEvents", () => {
     const { orgId, portalId } = await createOrg();
     const ids = await recordUploads(orgId, portalId, 30);
     // A slow event API keeps each relay's claim open long enough for the other to run beside it.
-    // On PostgreSQL the second relay skips the rows the first holds; on the embedded PGlite (one
-    // session for every connection) the two transactions simply take turns.
+    // The second relay skips the rows the first holds.
     receiver.setDelay(150);
 
     const drain = async () => {

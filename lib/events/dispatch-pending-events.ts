@@ -37,9 +37,8 @@ const LEASE_MARGIN_MS = 10_000;
  *
  * The claim is one `UPDATE ... RETURNING` that leases the rows (`FOR UPDATE SKIP LOCKED` in its
  * subquery), so a second relay (another process, or the cron sweep) skips rows this one holds and
- * nothing is handed over twice by two live relays. The send happens outside any transaction: on
- * the embedded PGlite every connection shares one session, and an open transaction would hold the
- * whole database for the length of the send. A crash after a successful send leaves the rows
+ * nothing is handed over twice by two live relays. The send happens outside any transaction, so
+ * no connection or row lock is held for the length of the send. A crash after a successful send leaves the rows
  * pending until the lease ends; the next send repeats them with the same Inngest event id (the row
  * id), which Inngest ignores within its 24-hour deduplication window. A failed send records the
  * attempt and error and releases the rows for the next run. Events of rolled-back transactions

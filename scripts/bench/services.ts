@@ -6,10 +6,10 @@ import { startTestServices, type TestServices } from "../test/services.ts";
  * services when it ends.
  */
 export async function startBenchServices(options: { databaseName: string; tmpPrefix: string; env?: Record<string, string> }): Promise<TestServices> {
-  const services = await startTestServices(options);
+  const services = await startTestServices({ ...options, durableDatabase: true });
   const set = { ...services.env, ...options.env };
   // What the variables were before, put back at stop: the next benchmark's services read
-  // DATABASE_URL as the server to make their database on, never this one's embedded PGlite.
+  // DATABASE_URL as the server to make their database on, never this one's database.
   const previous = Object.fromEntries(Object.keys(set).map((name) => [name, process.env[name]]));
   Object.assign(process.env, set);
   const [{ resetEnvForTests }, { resetDbClientForTests }, { resetS3ClientForTests }] = await Promise.all([

