@@ -1,5 +1,5 @@
 /**
- * A sandbox partner server that speaks the connector's protocol (D25; README, "Partner
+ * A sandbox partner server that speaks the connector's protocol (D25; docs/decisions.md, "Partner
  * integration"), for development (`npm run dev` starts one when PARTNER_API_URL is not set) and
  * tests (import startPartnerSandbox). Never imported by the application.
  *

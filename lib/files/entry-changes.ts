@@ -65,7 +65,7 @@ export async function checkFolderTarget(
   if (!folder) throw invalidRequest(`${field}: Not a folder of this portal`);
 }
 
-/** A new name as the README "Files" rules say (trimmed, 1-255, no separators or control characters). */
+/** A new name as docs/decisions.md "Files" rules say (trimmed, 1-255, no separators or control characters). */
 export function checkedName(name: string, field = "name"): string {
   const trimmed = name.trim();
   const problem = filenameProblem(trimmed);

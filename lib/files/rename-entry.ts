@@ -5,7 +5,7 @@ import { checkedName, lockEntryFor, recordEntryAudit } from "./entry-changes";
 import { extensionOf } from "./filename";
 
 /**
- * Renames a file or folder (web application) by the README "Files" name rules. A file's
+ * Renames a file or folder (web application) by docs/decisions.md "Files" name rules. A file's
  * extension follows its new name; the same name again writes nothing.
  */
 export async function renameEntry({ viewer, portalId, fileId, name }: { viewer: Viewer; portalId: string; fileId: string; name: string }): Promise<FileEntry> {

@@ -9,7 +9,7 @@ import {
   type VerifyOutcome,
 } from "./connector";
 
-// The connector over HTTP (protocol in the README, "Partner integration"), every request through
+// The connector over HTTP (protocol in docs/decisions.md, "Partner integration"), every request through
 // the SSRF-safe outbound client. JSON in and out; `Authorization: Bearer <api key>`; the
 // idempotency key of a push is `<entity id>:<event>`.
 

@@ -1,5 +1,5 @@
 // The security headers of every response (pages, route handlers, static files), decided in one
-// place and set by proxy.ts. README "Security headers" says why each value is what it is.
+// place and set by proxy.ts. docs/decisions.md "Security headers" says why each value is what it is.
 
 /** One route group's Content-Security-Policy: directive → sources. `{nonce}` becomes 'nonce-…'. */
 export type CspDirectives = Record<string, string[]>;

@@ -1,7 +1,7 @@
 /**
  * A local Inngest server for tests and `npm run dev` (never imported by the application): the
  * parts of Inngest that the SDK talks to, over real HTTP, as described by Inngest's SDK
- * specification (docs/SDK_SPEC.md) and as `inngest` 4.24 speaks them. See the README, "Inngest",
+ * specification (docs/SDK_SPEC.md) and as `inngest` 4.24 speaks them. See docs/jobs.md, "Inngest",
  * for what it implements and what it leaves out.
  *
  *   POST /e/:eventKey                      event ingestion (one event or an array; ids deduplicated)
