@@ -26,6 +26,7 @@ import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { listGuests } from "@/lib/guests/list-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
@@ -565,6 +566,15 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
     sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/list-guests:listGuests",
+    // Who has access to a portal is part of reading the portal: portal:read, members' only.
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listGuests({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as { items: unknown[] }).items.length > 0,
   }),
   row({
     entry: "guests/invite-defaults:getInviteDefaults",
