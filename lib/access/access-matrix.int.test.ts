@@ -65,6 +65,7 @@ import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { findDelivery, getWebhook, listDeliveries } from "@/lib/webhooks/deliveries";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
+import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
@@ -667,6 +668,14 @@ const ROWS: Row[] = [
     write: true,
     expect: ADMIN_BY_ID,
     run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }),
+  }),
+  row({
+    entry: "webhooks/rotate-secret:rotateWebhookSecret",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createWebhook({ viewer: w.system, url: `${w.receiverUrl}/rotated`, events: ["task.created"] })).webhook_id,
+    run: (viewer, _w, webhookId) => rotateWebhookSecret({ viewer, webhookId }),
   }),
   row({
     entry: "webhooks/deliveries:listDeliveries",

@@ -13,6 +13,7 @@ import { POST as redeliverWebhookDelivery } from "@/app/api/v1/webhooks/[webhook
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[webhookId]/deliveries/route";
 import { DELETE as deleteWebhook, PATCH as updateWebhook } from "@/app/api/v1/webhooks/[webhookId]/route";
 import { POST as testWebhook } from "@/app/api/v1/webhooks/[webhookId]/test/route";
+import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[webhookId]/rotate-secret/route";
 import { GET as listWebhooks, POST as createWebhook } from "@/app/api/v1/webhooks/route";
 import { GET as listWorkflowStates } from "@/app/api/v1/workflow-states/route";
 import type { RouteHandler } from "@/lib/api/route";
@@ -864,6 +865,11 @@ export const SWEEP: readonly SweepRow[] = [
   api("testWebhook", "the victim's webhook", testWebhook, "not_found", (v) => ({
     method: "POST",
     path: `/api/v1/webhooks/${v.webhook.id}/test`,
+    params: { webhookId: v.webhook.id },
+  })),
+  api("rotateWebhookSecret", "the victim's webhook", rotateWebhookSecret, "not_found", (v) => ({
+    method: "POST",
+    path: `/api/v1/webhooks/${v.webhook.id}/rotate-secret`,
     params: { webhookId: v.webhook.id },
   })),
   api("listWebhookDeliveries", "the victim's webhook", listWebhookDeliveries, "not_found", (v) => ({
