@@ -1,21 +1,11 @@
-import { readGuestPermissions, type GuestPermissions } from "@/lib/access/permissions";
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { type Cursor, splitPage } from "@/lib/pagination";
 import { accessPortal } from "@/lib/portals/get-portal";
+import { toPortalGuestView, type PortalGuestView } from "./manage-guests";
 
-export interface ListedGuest {
-  /** The PortalGuest's invitation time: the list's order (with the id), as created_at is elsewhere. */
-  createdAt: Date;
-  id: string;
-  userId: string;
-  email: string;
-  name: string | null;
-  state: "invited" | "accepted";
-  invitedAt: Date;
-  acceptedAt: Date | null;
-  permissions: GuestPermissions;
-}
+/** A guest with `createdAt`: the first invitation time, the list's order (with the id) as created_at is elsewhere. */
+export type ListedGuest = PortalGuestView & { createdAt: Date };
 
 /**
  * A page of a portal's guests in invitation order (D5 paging on the first invitation time and
@@ -31,16 +21,8 @@ export async function listGuests({ viewer, portalId, limit = 1000, cursor }: { v
     orderBy: [{ invitedAt: "asc" }, { id: "asc" }],
     take: limit + 1,
   });
-  const guests: ListedGuest[] = rows.map((g) => ({
-    createdAt: g.invitedAt,
-    id: g.id,
-    userId: g.userId,
-    email: g.user.email,
-    name: g.user.name,
-    state: g.acceptedAt ? "accepted" : "invited",
-    invitedAt: g.invitedAt,
-    acceptedAt: g.acceptedAt,
-    permissions: readGuestPermissions(g.permissions),
-  }));
-  return splitPage(guests, limit);
+  return splitPage(
+    rows.map((g): ListedGuest => ({ ...toPortalGuestView(g), createdAt: g.invitedAt })),
+    limit,
+  );
 }
