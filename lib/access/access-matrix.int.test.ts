@@ -26,6 +26,7 @@ import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { listGuests } from "@/lib/guests/list-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
@@ -64,6 +65,7 @@ import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { findDelivery, getWebhook, listDeliveries } from "@/lib/webhooks/deliveries";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
+import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
@@ -567,6 +569,15 @@ const ROWS: Row[] = [
     sees: (r) => (r as unknown[]).length > 0,
   }),
   row({
+    entry: "guests/list-guests:listGuests",
+    // Who has access to a portal is part of reading the portal: portal:read, members' only.
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listGuests({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as { items: unknown[] }).items.length > 0,
+  }),
+  row({
     entry: "guests/invite-defaults:getInviteDefaults",
     scope: "guest:invite",
     write: false,
@@ -657,6 +668,14 @@ const ROWS: Row[] = [
     write: true,
     expect: ADMIN_BY_ID,
     run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }),
+  }),
+  row({
+    entry: "webhooks/rotate-secret:rotateWebhookSecret",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createWebhook({ viewer: w.system, url: `${w.receiverUrl}/rotated`, events: ["task.created"] })).webhook_id,
+    run: (viewer, _w, webhookId) => rotateWebhookSecret({ viewer, webhookId }),
   }),
   row({
     entry: "webhooks/deliveries:listDeliveries",

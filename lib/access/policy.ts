@@ -26,6 +26,8 @@ export type PortalAction =
   | "manageTasks"
   | "update"
   | "invite"
+  /** The portal's guests with their user ids and permissions: the firm's (members, admins, clients with portal:read). */
+  | "listGuests"
   | "viewHistory"
   /** Folders, renames, moves, deleting any entry, the recently deleted list and restores: the firm's, web only. */
   | "manageFiles";
@@ -48,6 +50,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
   manageTasks: { scope: "task:write", guest: null },
   update: { scope: "portal:write", guest: null },
   invite: { scope: "guest:invite", guest: null },
+  listGuests: { scope: "portal:read", guest: null },
   viewHistory: { scope: null, guest: null },
   manageFiles: { scope: null, guest: null },
 };
@@ -155,6 +158,7 @@ const DESCRIBE: Record<PortalAction, string> = {
   manageTasks: "manage tasks",
   update: "change it",
   invite: "invite guests",
+  listGuests: "list its guests",
   viewHistory: "view its history",
   manageFiles: "organize its files",
 };

@@ -66,6 +66,8 @@ export const eventDataSchemas = {
     guest_name: z.string().nullable(),
     /** User id of the inviting member. */
     invited_by: z.string().nullable(),
+    /** The guest's user id (what `assigned_guest_ids` takes); inviteGuests always records it, the schema also reads rows without it. */
+    user_id: id.optional(),
   }),
   // Internal: never delivered to webhooks.
   /** An OutboundEmail row waits to be sent through SMTP (inngest/functions/send-email.ts). */
