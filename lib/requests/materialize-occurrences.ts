@@ -1,7 +1,6 @@
 import type { Viewer } from "@/lib/access/viewer";
-import { requireRole } from "@/lib/access/policy";
 import { db, runInTransaction } from "@/lib/db";
-import { isAppError } from "@/lib/errors";
+import { forbidden, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { makeRequestTask, portalGuestIds } from "./make-request-task";
 import { parseRequestSpec } from "./parse-spec";
@@ -16,8 +15,8 @@ export async function organizationsWithSchedules(): Promise<string[]> {
 }
 
 /**
- * Makes the task of every active schedule's period due at `now` that has none yet (members,
- * admins and the system; the recurring job passes the real time, tests their own clock). Each
+ * Makes the task of every active schedule's period due at `now` that has none yet (the system
+ * only: the recurring job passes the real time, tests their own clock). Each
  * occurrence is claimed by inserting its row, unique on (portal, schedule, period), in the
  * transaction that makes its task through createTask: however many runs do this at once, one
  * insert wins and the others find the row and make nothing. Only the period due now is made
@@ -26,7 +25,7 @@ export async function organizationsWithSchedules(): Promise<string[]> {
  * (an AppError, e.g. its document is gone) records the error on the occurrence instead of a task.
  */
 export async function materializeDueOccurrences({ viewer, now = new Date() }: { viewer: Viewer; now?: Date }) {
-  requireRole(viewer, "member");
+  if (viewer.kind !== "system") throw forbidden("Recurring requests are made by the recurring job");
   const schedules = await db.recurringRequest.findMany({ where: { orgId: viewer.orgId, ...ACTIVE } });
   let created = 0;
   for (const schedule of schedules) {

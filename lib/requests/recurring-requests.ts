@@ -93,6 +93,8 @@ export async function changeRecurringRequest({ viewer, recurringRequestId, chang
 export async function listRecurringRequests({ viewer, portalId, now = new Date() }: { viewer: Viewer; portalId: string; now?: Date }) {
   requirePortal(viewer, portalId, "manageTasks");
   if (!isUuid(portalId)) throw notFound("Portal");
+  const portal = await db.portal.findFirst({ where: { id: portalId, orgId: viewer.orgId, deletedAt: null }, select: { id: true } });
+  if (!portal) throw notFound("Portal");
   const rows = await db.recurringRequest.findMany({
     where: { orgId: viewer.orgId, portalId, portal: { deletedAt: null } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

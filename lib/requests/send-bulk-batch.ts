@@ -1,6 +1,8 @@
 import { findUserViewer, systemViewer, type Viewer } from "@/lib/access/viewer";
 import { db, runInTransaction } from "@/lib/db";
-import { isAppError } from "@/lib/errors";
+import { requireOrg } from "@/lib/access/policy";
+import { isAppError, notFound } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { makeRequestTask, portalGuestIds } from "./make-request-task";
 import { RequestSpecSchema, type RequestSpec } from "./schemas";
 
@@ -22,8 +24,10 @@ type ItemOutcome = "sent" | "skipped" | "failed" | "gone";
  * are still a member, else as the system.
  */
 export async function sendBulkBatch({ viewer, bulkRequestId, limit = BULK_BATCH_SIZE }: { viewer: Viewer; bulkRequestId: string; limit?: number }) {
-  const bulk = await db.bulkRequest.findFirst({ where: { id: bulkRequestId, orgId: viewer.orgId } });
-  if (!bulk || bulk.status !== "running") return { processed: 0, remaining: 0 };
+  requireOrg(viewer, "sendBulkRequests");
+  const bulk = isUuid(bulkRequestId) ? await db.bulkRequest.findFirst({ where: { id: bulkRequestId, orgId: viewer.orgId } }) : null;
+  if (!bulk) throw notFound("Bulk request");
+  if (bulk.status !== "running") return { processed: 0, remaining: 0 };
   const spec = RequestSpecSchema.parse(bulk.spec);
   const sender = bulk.createdById ? await findUserViewer(bulk.createdById, bulk.orgId) : null;
   const acting: Viewer = sender && sender.role !== "guest" ? sender : systemViewer(bulk.orgId);
@@ -70,12 +74,15 @@ async function sendItem(viewer: Viewer, sentAt: Date, spec: RequestSpec, item: {
 
 /** Marks the bulk request completed once no portal is pending (a cancelled one stays cancelled). */
 export async function finishBulkRequest({ viewer, bulkRequestId }: { viewer: Viewer; bulkRequestId: string }) {
+  requireOrg(viewer, "sendBulkRequests");
+  if (!isUuid(bulkRequestId) || !(await db.bulkRequest.findFirst({ where: { id: bulkRequestId, orgId: viewer.orgId }, select: { id: true } })))
+    throw notFound("Bulk request");
   const pending = await db.bulkRequestItem.count({ where: { bulkRequestId, status: "pending" } });
   if (pending > 0) return { status: "running" as const };
   await db.bulkRequest.updateMany({
     where: { id: bulkRequestId, orgId: viewer.orgId, status: "running" },
     data: { status: "completed", finishedAt: new Date() },
   });
-  const bulk = await db.bulkRequest.findFirst({ where: { id: bulkRequestId, orgId: viewer.orgId }, select: { status: true } });
-  return { status: bulk?.status ?? ("completed" as const) };
+  const bulk = await db.bulkRequest.findFirstOrThrow({ where: { id: bulkRequestId, orgId: viewer.orgId }, select: { status: true } });
+  return { status: bulk.status };
 }
