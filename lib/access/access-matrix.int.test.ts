@@ -63,6 +63,7 @@ import { cancelBulkRequest, getBulkRequest, listBulkRequests } from "@/lib/reque
 import { createBulkRequest } from "@/lib/requests/create-bulk-request";
 import { materializeDueOccurrences } from "@/lib/requests/materialize-occurrences";
 import { changeRecurringRequest, createRecurringRequest, listRecurringRequests } from "@/lib/requests/recurring-requests";
+import { listRequestDocuments } from "@/lib/requests/request-documents";
 import { finishBulkRequest, sendBulkBatch } from "@/lib/requests/send-bulk-batch";
 import { addTemplateRequest, listTemplateRequests, removeTemplateRequest } from "@/lib/requests/template-requests";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
@@ -949,6 +950,13 @@ const ROWS: Row[] = [
     expect: { ...ORG_MEMBERS, otherOrg: "not_found" },
     prepare: freshBulk,
     run: (viewer, _w, bulkRequestId) => cancelBulkRequest({ viewer, bulkRequestId }),
+  }),
+  row({
+    entry: "requests/request-documents:listRequestDocuments",
+    scope: "task:write",
+    write: false,
+    expect: ORG_MEMBERS,
+    run: (viewer) => listRequestDocuments({ viewer }),
   }),
   row({
     entry: "requests/recurring-requests:createRecurringRequest",

@@ -9,7 +9,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { checkRequestSpec } from "./make-request-task";
-import { parseRequestSpec } from "./parse-spec";
+import { parseRequestSpec, specError } from "./parse-spec";
 import { MAX_BULK_PORTALS, type RequestSpecInput } from "./schemas";
 
 /** Which portals: the ids picked in the list, or every portal matching the list's filters. */
@@ -74,8 +74,8 @@ export async function createBulkRequest({
     orderBy: [{ name: "asc" }, { id: "asc" }],
     take: MAX_BULK_PORTALS + 1,
   });
-  if (portals.length === 0) throw invalidRequest("target: No portal to send to");
-  if (portals.length > MAX_BULK_PORTALS) throw invalidRequest(`target: At most ${MAX_BULK_PORTALS} portals at once`);
+  if (portals.length === 0) throw specError("target", "No portal to send to");
+  if (portals.length > MAX_BULK_PORTALS) throw specError("target", `At most ${MAX_BULK_PORTALS} portals at once`);
 
   const result = await runInTransaction(async (tx) => {
     // A concurrent press with the same key: the unique key lets one insert through; the other reads it.

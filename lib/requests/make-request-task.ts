@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, DeleteObjectCommand } from "@aws-sdk/client-s3";
 import type { Viewer } from "@/lib/access/viewer";
 import { afterRollback, db } from "@/lib/db";
-import { invalidRequest } from "@/lib/errors";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
+import { specError } from "./parse-spec";
 import type { RequestDue, RequestSpec } from "./schemas";
 
 const DAY_MS = 86_400_000;
@@ -24,15 +24,15 @@ export function dueDateOf(due: RequestDue, anchor: Date): string | undefined {
  * due date, a Fill Form its fields, a Sign Document its PDF (a registered PDF of the organization).
  */
 export async function checkRequestSpec(viewer: Viewer, spec: RequestSpec): Promise<void> {
-  if (spec.send_reminder && spec.due.kind === "none") throw invalidRequest("send_reminder: Requires a due date");
+  if (spec.send_reminder && spec.due.kind === "none") throw specError("send_reminder", "Requires a due date");
   if (spec.action_type === "Fill Form") {
-    if (spec.form_fields.length === 0) throw invalidRequest("form_fields: A Fill Form request needs at least one field");
+    if (spec.form_fields.length === 0) throw specError("form_fields", "A Fill Form request needs at least one field");
     checkFormFields(spec.form_fields);
-  } else if (spec.form_fields.length > 0) throw invalidRequest("form_fields: Only a Fill Form request has form fields");
+  } else if (spec.form_fields.length > 0) throw specError("form_fields", "Only a Fill Form request has form fields");
   if (spec.action_type === "Sign Document") {
-    if (!spec.document_file_id) throw invalidRequest("document_file_id: A Sign Document request needs its PDF");
+    if (!spec.document_file_id) throw specError("document_file_id", "A Sign Document request needs its PDF");
     await documentOf(viewer.orgId, spec.document_file_id);
-  } else if (spec.document_file_id) throw invalidRequest("document_file_id: Only a Sign Document request has a document");
+  } else if (spec.document_file_id) throw specError("document_file_id", "Only a Sign Document request has a document");
 }
 
 async function documentOf(orgId: string, fileId: string) {
@@ -41,7 +41,7 @@ async function documentOf(orgId: string, fileId: string) {
     select: { id: true, name: true, extension: true, contentType: true, size: true, storageKey: true },
   });
   const pdf = file && (file.extension === "pdf" || file.contentType?.split(";")[0]?.trim().toLowerCase() === "application/pdf");
-  if (!file || !pdf || !file.storageKey) throw invalidRequest("document_file_id: Not a PDF of this organization");
+  if (!file || !pdf || !file.storageKey) throw specError("document_file_id", "Not a PDF of this organization");
   return { ...file, storageKey: file.storageKey };
 }
 
