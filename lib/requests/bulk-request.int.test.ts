@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { InngestTestEngine } from "@inngest/test";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { bulkRequest } from "@/inngest/functions/bulk-request";
 import { getUserViewer, systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
@@ -108,32 +106,6 @@ describe("bulk requests", () => {
     const [listed] = await listBulkRequests({ viewer });
     expect(listed).toMatchObject({ id: first.bulkRequestId, title: "Send your 2026 documents", counts: { sent: 200 } });
   }, 120_000);
-
-  it("runs as a job of batches and finishes; portals without guests are skipped with the reason", async () => {
-    const { org, viewer } = await context();
-    const tag = `t-${randomUUID().slice(0, 8)}`;
-    const portals = await taggedPortals(org.id, tag, 3);
-    const empty = await createTestPortal({ orgId: org.id, name: "No guests", tags: [tag] });
-    const { bulkRequestId } = await createBulkRequest({
-      viewer,
-      idempotencyKey: randomUUID(),
-      target: { filter: { tag } },
-      spec: { title: "Quick question", action_type: "Question?" },
-    });
-    const event = { name: "bulk-request/send.requested", data: { bulk_request_id: bulkRequestId, org_id: org.id } };
-    const { result } = await new InngestTestEngine({ function: bulkRequest, events: [event] }).execute();
-    expect(result).toEqual({ processed: 4, status: "completed" });
-    const progress = await getBulkRequest({ viewer, bulkRequestId });
-    expect(progress.status).toBe("completed");
-    expect(progress.finishedAt).not.toBeNull();
-    expect(progress.counts).toMatchObject({ total: 4, sent: 3, skipped: 1, failed: 0, pending: 0 });
-    expect(progress.items.find((i) => i.portalId === empty.id)).toMatchObject({ status: "skipped", reason: "no_guests", taskId: null });
-    expect(await db.task.count({ where: { orgId: org.id, portalId: { in: portals.map((p) => p.id) }, actionType: "Question" } })).toBe(3);
-    // The job run again (a redelivered event): nothing new.
-    const rerun = await new InngestTestEngine({ function: bulkRequest, events: [event] }).execute();
-    expect(rerun.result).toEqual({ processed: 0, status: "completed" });
-    expect(await db.task.count({ where: { orgId: org.id } })).toBe(3);
-  });
 
   it("can be cancelled part-way: what was sent stays, the rest is skipped as cancelled", async () => {
     const { org, viewer, system } = await context();

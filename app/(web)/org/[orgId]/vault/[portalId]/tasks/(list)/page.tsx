@@ -97,6 +97,24 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
           ))}
         </ul>
       )}
+      <section aria-labelledby="schedules-heading" className="space-y-3 pt-2">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="schedules-heading" className="text-lg font-semibold">
+            {template ? "Request list" : "Recurring requests"}
+          </h2>
+          <ScheduleDialog
+            portalId={portalId}
+            action={(template ? addTemplateRequestAction : createRecurringRequestAction).bind(null, orgId)}
+            documents={documents}
+            template={template}
+          />
+        </div>
+        {template ? (
+          <TemplateRequestList portalId={portalId} rows={requestList} remove={removeTemplateRequestAction.bind(null, orgId)} />
+        ) : (
+          <RecurringList portalId={portalId} rows={schedules} change={changeRecurringRequestAction.bind(null, orgId)} />
+        )}
+      </section>
     </section>
   );
 }
