@@ -30,7 +30,7 @@ test.beforeAll(async ({ browser }) => {
   const { accessToken } = await authorizeNewClient(await context.newPage(), context.request, {
     name: "Bulk e2e",
     redirectUri: callback.uri,
-    scopes: ["portal:read", "task:read", "webhook:manage"],
+    scopes: ["portal:read", "portal:write", "task:read", "webhook:manage"],
   });
   headers = { Authorization: `Bearer ${accessToken}` };
   await context.close();
@@ -153,4 +153,66 @@ test("a member sends one request to the 200 portals of a tag in one action, once
   await page.goto(`/org/${orgId}/requests`);
   await expect(page.getByRole("row", { name: new RegExp(title) })).toContainText(`${PORTALS} / 1 / 0 of ${PORTALS + 1}`);
   await look(page, "bulk-requests-list");
+});
+
+test("a portal's recurring request shows its next occurrence and pauses; a template's request list becomes tasks of a new portal", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/sign-in");
+  await signIn(page, "member@demo.test");
+  await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
+
+  await page.goto(`/org/${orgId}/vault/${portalIds[0]}/tasks`);
+  await page.getByTestId("new-recurring-request").click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Type").selectOption("File Request");
+  await dialog.getByLabel("Title").fill("Monthly bank statements");
+  await dialog.getByLabel("Days after each occurrence").check();
+  await dialog.getByLabel("Days", { exact: true }).fill("10");
+  await dialog.getByLabel("Repeats").selectOption("monthly");
+  await dialog.getByLabel("On day of the month").fill("5");
+  await look(page, "recurring-request-dialog");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  const row = page.getByTestId("recurring-row");
+  await expect(row).toContainText("Every month on day 5");
+  await expect(row.getByTestId("next-occurrence")).toHaveText(/^Next: \d{1,2} \w{3} \d{4}$/);
+  await look(page, "recurring-requests");
+  await row.getByRole("button", { name: "Pause: Monthly bank statements" }).click();
+  await expect(row).toContainText("Paused");
+  await expect(row.getByTestId("next-occurrence")).toHaveText("No next occurrence");
+  await row.getByRole("button", { name: "Resume: Monthly bank statements" }).click();
+  await expect(row.getByTestId("next-occurrence")).toHaveText(/^Next: /);
+
+  const templateRes = await request.post("/api/v1/portals", { headers, data: { name: `Onboarding ${tag}`, isTemplate: true } });
+  expect(templateRes.status(), await templateRes.text()).toBe(201);
+  const template = (await templateRes.json()) as { id: string };
+  await page.goto(`/org/${orgId}/vault/${template.id}/tasks`);
+  await expect(page.getByRole("heading", { name: "Request list" })).toBeVisible();
+  for (const [type, name] of [
+    ["Question?", "What is your company number?"],
+    ["File Request", "Upload your photo ID"],
+  ] as const) {
+    await page.getByTestId("add-template-request").click();
+    await dialog.getByLabel("Type").selectOption(type);
+    await dialog.getByLabel("Title").fill(name);
+    await dialog.getByLabel("Days after the portal is created").check();
+    await dialog.getByRole("button", { name: "Add", exact: true }).click();
+    await expect(page.getByTestId("template-request-row").filter({ hasText: name })).toBeVisible();
+  }
+  await look(page, "template-request-list");
+
+  const portalRes = await request.post("/api/v1/portals", { headers, data: { name: `From template ${tag}`, templateId: template.id } });
+  expect(portalRes.status(), await portalRes.text()).toBe(201);
+  const portal = (await portalRes.json()) as { id: string };
+  const tasks = (await (await request.get(`/api/v1/portals/${portal.id}/tasks`, { headers })).json()) as Array<{
+    title: string;
+    action_type: string;
+    due_date: string | null;
+  }>;
+  expect(tasks.map((t) => [t.title, t.action_type]).sort()).toEqual([
+    ["Upload your photo ID", "File Request"],
+    ["What is your company number?", "Question?"],
+  ]);
+  expect(tasks.every((t) => t.due_date !== null)).toBe(true);
 });
