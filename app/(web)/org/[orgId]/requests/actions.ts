@@ -7,21 +7,13 @@ import type { PortalActionState } from "@/components/portal/state";
 import type { SettingsState } from "@/components/settings/action-form";
 import { cancelBulkRequest } from "@/lib/requests/bulk-progress";
 import { createBulkRequest } from "@/lib/requests/create-bulk-request";
+import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";
 
 // Bulk requests from the portal list: the same domain functions the job and the tests use.
 
 const member = { minRole: "member", returnTo: (orgId: string) => `/org/${orgId}` } as const;
 
-/** The request as the form posts it (components/requests/request-fields.tsx), checked by the domain. */
-const specJson = z.string().transform((s, ctx) => {
-  try {
-    return JSON.parse(s) as Record<string, unknown>;
-  } catch {
-    ctx.addIssue({ code: "custom", message: "Not valid JSON" });
-    return z.NEVER;
-  }
-});
 const text = z
   .string()
   .optional()
@@ -39,7 +31,7 @@ export const createBulkRequestAction = orgAction(
       filter_tag: text,
       filter_state: text,
       filter_status: z.enum(["active", "archived", "all"]).default("active"),
-      spec: specJson,
+      spec: jsonField,
     }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {

@@ -7,6 +7,7 @@ import type { SettingsState } from "@/components/settings/action-form";
 import { changeRecurringRequest, createRecurringRequest } from "@/lib/requests/recurring-requests";
 import { RECURRENCE_FREQUENCIES } from "@/lib/requests/schemas";
 import { addTemplateRequest, removeTemplateRequest } from "@/lib/requests/template-requests";
+import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";
 
 // The tasks tab's recurring requests (a portal) and request list (a template): the domain
@@ -16,21 +17,13 @@ const member = { minRole: "member", returnTo: (orgId: string) => `/org/${orgId}`
 const refresh = (orgId: string, portalId: string) => revalidatePath(`/org/${orgId}/vault/${portalId}`, "layout");
 const SPEC_FIELDS = ["title", "description", "due", "send_reminder", "form_fields", "document_file_id", "recurrence"] as const;
 
-const specJson = z.string().transform((s, ctx) => {
-  try {
-    return JSON.parse(s) as Record<string, unknown>;
-  } catch {
-    ctx.addIssue({ code: "custom", message: "Not valid JSON" });
-    return z.NEVER;
-  }
-});
 const recurrenceInput = {
   frequency: z.enum([...RECURRENCE_FREQUENCIES, "none"]).default("none"),
   day_of_month: z.coerce.number().int().default(1),
 };
 
 export const createRecurringRequestAction = orgAction(
-  { ...member, fields: SPEC_FIELDS, input: z.object({ portalId: z.string(), spec: specJson, ...recurrenceInput }) },
+  { ...member, fields: SPEC_FIELDS, input: z.object({ portalId: z.string(), spec: jsonField, ...recurrenceInput }) },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     if (input.frequency === "none") return { fieldErrors: { recurrence: "Choose how often it repeats" } };
     await createRecurringRequest({
@@ -54,7 +47,7 @@ export const changeRecurringRequestAction = orgAction(
 );
 
 export const addTemplateRequestAction = orgAction(
-  { ...member, fields: SPEC_FIELDS, input: z.object({ portalId: z.string(), spec: specJson, ...recurrenceInput }) },
+  { ...member, fields: SPEC_FIELDS, input: z.object({ portalId: z.string(), spec: jsonField, ...recurrenceInput }) },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     const recurrence = input.frequency === "none" ? null : { frequency: input.frequency, day_of_month: input.day_of_month };
     await addTemplateRequest({ viewer, portalId: input.portalId, spec: input.spec as never, recurrence });
