@@ -6,6 +6,8 @@ import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { RequestSpecSchema } from "./schemas";
 
+const ITEM_ORDER = { failed: 0, skipped: 1, pending: 2, sent: 3 } as const;
+
 export interface BulkCounts {
   total: number;
   pending: number;
@@ -67,14 +69,17 @@ export async function getBulkRequest({ viewer, bulkRequestId }: { viewer: Viewer
     finishedAt: bulk.finishedAt,
     cancelledAt: bulk.cancelledAt,
     counts: counts.get(bulk.id)!,
-    items: items.map((i) => ({
-      portalId: i.portalId,
-      portalName: i.portal.name,
-      status: i.status,
-      taskId: i.taskId,
-      reason: i.reason,
-      processedAt: i.processedAt,
-    })),
+    // What needs a look first: failed, then skipped, then waiting, then sent; by portal name within each.
+    items: items
+      .map((i) => ({
+        portalId: i.portalId,
+        portalName: i.portal.name,
+        status: i.status,
+        taskId: i.taskId,
+        reason: i.reason,
+        processedAt: i.processedAt,
+      }))
+      .sort((a, b) => ITEM_ORDER[a.status] - ITEM_ORDER[b.status]),
   };
 }
 
