@@ -1,10 +1,12 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { bulkRequest } from "@/inngest/functions/bulk-request";
 import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
 import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/functions/partner";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
+import { recurringRequests } from "@/inngest/functions/recurring-requests";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
@@ -29,4 +31,6 @@ export const functions = [
   partnerVerifyLink,
   partnerPushPlan,
   partnerPush,
+  bulkRequest,
+  recurringRequests,
 ];

@@ -68,7 +68,9 @@ export type OrgAction =
   | "manageWorkflowStates"
   | "manageOrganization"
   /** Connecting, testing and disconnecting the partner integration (issue 16): admins, web only. */
-  | "managePartner";
+  | "managePartner"
+  /** One request sent to many portals at once (bulk requests): members and admins. */
+  | "sendBulkRequests";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -99,6 +101,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   /** The organization's profile (name, logo, brand colour) and default guest permissions; admins, web only. */
   manageOrganization: { scope: null, minRole: "admin" },
   managePartner: { scope: null, minRole: "admin" },
+  sendBulkRequests: { scope: "task:write", minRole: "member" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };

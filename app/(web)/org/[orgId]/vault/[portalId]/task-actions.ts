@@ -10,6 +10,7 @@ import { deleteTask } from "@/lib/tasks/delete-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
 import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
 import { updateTask } from "@/lib/tasks/update-task";
+import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";
 
 // The tasks tab: the same domain functions as POST/PATCH /tasks and POST /tasks/{id}/complete,
@@ -18,15 +19,6 @@ import { orgAction } from "@/lib/web/org-action";
 const member = { minRole: "member", returnTo: (orgId: string) => `/org/${orgId}` } as const;
 const refresh = (orgId: string, portalId: string) => revalidatePath(`/org/${orgId}/vault/${portalId}`, "layout");
 
-/** A JSON form field (the builder's fields, the placement), parsed before the domain checks it. */
-const json = z.string().transform((s, ctx) => {
-  try {
-    return JSON.parse(s) as unknown;
-  } catch {
-    ctx.addIssue({ code: "custom", message: "Not valid JSON" });
-    return z.NEVER;
-  }
-});
 /** "" (an empty date field) is no due date. */
 const optionalDate = z
   .string()
@@ -51,9 +43,9 @@ export const createTaskAction = orgAction(
       due_date: optionalDate,
       send_reminder: checked,
       assignees: z.array(z.string()).default([]),
-      fields: json.optional(),
+      fields: jsonField.optional(),
       document_file_id: z.string().optional(),
-      placement: json.optional(),
+      placement: jsonField.optional(),
     }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
@@ -122,7 +114,7 @@ export const deleteTaskAction = orgAction({ ...member, input: byTask }, async ({
 });
 
 export const setFormFieldsAction = orgAction(
-  { ...member, fields: ["fields"], input: byTask.extend({ fields: json }) },
+  { ...member, fields: ["fields"], input: byTask.extend({ fields: jsonField }) },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     await setTaskFormFields({ viewer, taskId: input.taskId, fields: checkFormFields(input.fields) });
     refresh(orgId, input.portalId);
@@ -134,7 +126,7 @@ export const setDocumentAction = orgAction(
   {
     ...member,
     fields: ["document_file_id", "placement"],
-    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: json }),
+    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: jsonField }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     const placement = SignaturePlacementSchema.safeParse(input.placement);
