@@ -120,4 +120,35 @@ describe("web upload and API upload", () => {
     expect(refused.ticket).toBeUndefined();
     expect(refused.error).toMatch(/upload/);
   });
+
+  it("completes an upload only for whoever started it: a guest sees another user's pending upload as unknown", async () => {
+    const started = await startUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, filename: "a.txt", contentType: "text/plain", size: "3" }));
+    await put(started.ticket!.uploadUrl, "abc", "text/plain");
+    const guest = await createTestUser();
+    await db.portalGuest.create({
+      data: { orgId: ctx.org.id, portalId: ctx.portalId, userId: guest.id, permissions: { view: true, upload: true, download: true }, acceptedAt: new Date() },
+    });
+    session.user.id = guest.id;
+    const taken = await completeUploadAction(
+      ctx.org.id,
+      {},
+      form({ portalId: ctx.portalId, fileId: started.ticket!.fileId, filename: "guest-named.txt", size: "3" }),
+    );
+    const unknown = await completeUploadAction(
+      ctx.org.id,
+      {},
+      form({ portalId: ctx.portalId, fileId: "00000000-0000-4000-8000-000000000000", filename: "guest-named.txt", size: "3" }),
+    );
+    expect(taken).toEqual(unknown);
+    expect(taken.error).toMatch(/No upload with this id/);
+    const row = await db.fileEntry.findUniqueOrThrow({ where: { id: started.ticket!.fileId } });
+    expect([row.status, row.name, row.uploadedById]).toEqual(["pending", "a.txt", ctx.user.id]);
+    expect(await fileUploadedEvents(ctx.org.id)).toEqual([]);
+    expect(await db.auditLog.count({ where: { orgId: ctx.org.id, action: "file.uploaded" } })).toBe(0);
+
+    // Its owner still completes it.
+    session.user.id = ctx.user.id;
+    const mine = await completeUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, fileId: started.ticket!.fileId, filename: "a.txt", size: "3" }));
+    expect(mine).toEqual({ file: { id: started.ticket!.fileId, name: "a.txt" } });
+  });
 });
