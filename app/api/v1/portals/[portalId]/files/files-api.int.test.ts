@@ -222,6 +222,32 @@ describe("two-step upload", () => {
   });
 
   it.each([
+    ["invoice\u202Efdp.exe", "U+202E"],
+    ["invoice\u2067.pdf", "U+2067"],
+    ["report\u200F.pdf", "U+200F"],
+    ["\u061Creport.pdf", "U+061C"],
+    ["report\uFEFF.pdf", "U+FEFF"],
+  ])("refuses a filename with a bidirectional or invisible character (%j) at both steps, naming the field", async (filename, codePoint) => {
+    const ctx = await context();
+    const expected = [400, "invalid_request", `filename: Must not contain control, invisible or bidirectional formatting characters (${codePoint})`];
+    const started = await ctx.api.upload(ctx.portal.id, { filename, contentType: "text/plain" });
+    expect([started.status, started.json.error, started.json.error_description]).toEqual(expected);
+    const fine = await ctx.api.upload(ctx.portal.id, { filename: "invoice.pdf", contentType: "text/plain" });
+    await put(fine.json.upload_url, "x", "text/plain");
+    const completed = await ctx.api.complete(ctx.portal.id, { file_id: fine.json.file_id, filename });
+    expect([completed.status, completed.json.error, completed.json.error_description]).toEqual(expected);
+    expect(await db.fileEntry.count({ where: { orgId: ctx.org.id, status: "registered" } })).toBe(0);
+  });
+
+  it("accepts names that need ZERO WIDTH (NON-)JOINER: Persian text and emoji sequences", async () => {
+    const ctx = await context();
+    for (const filename of ["می\u200Cخواهم.pdf", "family \u{1F468}\u200D\u{1F469}\u200D\u{1F467}.jpg", "עברית.pdf"]) {
+      const started = await ctx.api.upload(ctx.portal.id, { filename, contentType: "text/plain" });
+      expect(started.status).toBe(200);
+    }
+  });
+
+  it.each([
     [{}, "file_id"],
     [{ file_id: "not-a-uuid", filename: "a" }, "file_id"],
     [{ file_id: "00000000-0000-4000-8000-000000000000" }, "filename"],
