@@ -6,12 +6,25 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { verifyCredentials } from "@/lib/auth/verify-credentials";
-import { checkSessionToken } from "@/lib/auth/password-reset";
+import { headers } from "next/headers";
+import { checkSessionToken, endSessionOfToken, SESSION_MAX_AGE_SECONDS, type SessionClient } from "@/lib/auth/user-sessions";
+import { clientIpOf } from "@/lib/security/client-ip";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
 // Members and guests sign in with email and password or with an emailed magic link. Sessions are
-// JWTs (Credentials sign-in requires it); the adapter keeps users and magic-link tokens.
+// JWTs (Credentials sign-in requires it) naming a server-side UserSession row, checked on every
+// request (lib/auth/user-sessions.ts); the adapter keeps users and magic-link tokens.
+
+/** The browser and address of the request being served (none outside a request). */
+async function requestClient(): Promise<SessionClient> {
+  try {
+    const h = await headers();
+    return { userAgent: h.get("user-agent") ?? "", ip: clientIpOf(h) };
+  } catch {
+    return { userAgent: "", ip: "" };
+  }
+}
 
 const magicLink: EmailConfig = {
   id: "email",
@@ -37,7 +50,7 @@ function config(): NextAuthConfig {
         if (error.name !== "CredentialsSignin") console.error(error);
       },
     },
-    session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/sign-in", verifyRequest: "/sign-in/check-email", error: "/sign-in" },
     providers: [
       Credentials({
@@ -46,6 +59,12 @@ function config(): NextAuthConfig {
       }),
       magicLink,
     ],
+    events: {
+      // Signing out ends this browser's session on the server, not only its cookie.
+      async signOut(message) {
+        if ("token" in message) await endSessionOfToken(message.token as { sub?: string; sid?: unknown } | null);
+      },
+    },
     callbacks: {
       // Accounts are created by invitations and by organizations, never by asking for a link.
       async signIn({ user, account }) {
@@ -54,12 +73,13 @@ function config(): NextAuthConfig {
         if (!email) return false;
         return (await db.user.count({ where: { email } })) > 0;
       },
-      // A password reset bumps the user's sessionVersion: a JWT issued before it ends here.
+      // Sign-in starts a UserSession; later requests stand only while it is not revoked.
       jwt({ token, user }) {
-        return checkSessionToken(token, user?.id);
+        return checkSessionToken(token, user?.id, requestClient);
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        if (typeof token.sid === "string") session.sessionId = token.sid;
         return session;
       },
     },

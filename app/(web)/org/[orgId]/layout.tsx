@@ -29,6 +29,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
       : []),
     ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
     { href: "/account/notifications", label: "My notifications" },
+    { href: "/account/sessions", label: "Signed-in sessions" },
   ];
 
   const brand = await orgBrand(orgId);
