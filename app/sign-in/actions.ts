@@ -1,6 +1,6 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { signIn, signOut } from "@/lib/auth";
 import { safeReturnPath } from "@/lib/auth/safe-return";
@@ -19,7 +19,8 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     });
   } catch (e) {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
-    if (e instanceof AuthError) redirect(`/sign-in?error=credentials&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    const reason = e instanceof CredentialsSignin && e.code === "throttled" ? "throttled" : "credentials";
+    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
     throw e;
   }
 }

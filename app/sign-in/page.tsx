@@ -14,13 +14,16 @@ export const metadata: Metadata = { title: "Sign in" };
 const MESSAGES: Record<string, string> = {
   credentials: "That email and password do not match an account.",
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
+  throttled: "Too many sign-in attempts. Wait a few minutes, then try again (or reset your password).",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeReturnPath(params.callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
-  const error = typeof params.error === "string" ? (MESSAGES[params.error] ?? "Sign-in failed. Try again.") : null;
+  // The credentials callback posted to directly reports a throttled attempt as `code=throttled`.
+  const reason = params.code === "throttled" ? "throttled" : params.error;
+  const error = typeof reason === "string" ? (MESSAGES[reason] ?? "Sign-in failed. Try again.") : null;
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">

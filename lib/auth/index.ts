@@ -1,11 +1,13 @@
 import NextAuth from "next-auth";
 import type { NextAuthConfig } from "next-auth";
 import type { EmailConfig } from "next-auth/providers";
+import { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { verifyCredentials } from "@/lib/auth/verify-credentials";
+import { admitEmailRequest } from "@/lib/auth/throttle";
+import { attemptPasswordSignIn } from "@/lib/auth/verify-credentials";
 import { headers } from "next/headers";
 import { checkSessionToken, endSessionOfToken, SESSION_MAX_AGE_SECONDS, type SessionClient } from "@/lib/auth/user-sessions";
 import { clientIpOf } from "@/lib/security/client-ip";
@@ -38,6 +40,17 @@ const magicLink: EmailConfig = {
   },
 };
 
+/** Too many attempts for the account or the address: the sign-in page says to wait (`code=throttled`). */
+export class ThrottledSignin extends CredentialsSignin {
+  code = "throttled";
+}
+
+async function authorize(input: Partial<Record<string, unknown>>) {
+  const attempt = await attemptPasswordSignIn(input, { ip: (await requestClient()).ip });
+  if (attempt.outcome === "throttled") throw new ThrottledSignin();
+  return attempt.outcome === "ok" ? attempt.user : null;
+}
+
 function config(): NextAuthConfig {
   return {
     // The adapter is typed against `@prisma/client`; Prisma 7's generated client is the same shape.
@@ -47,7 +60,7 @@ function config(): NextAuthConfig {
     // A wrong password is the user's mistake, not a server error worth a stack trace.
     logger: {
       error(error) {
-        if (error.name !== "CredentialsSignin") console.error(error);
+        if (!(error instanceof CredentialsSignin)) console.error(error);
       },
     },
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
@@ -55,7 +68,7 @@ function config(): NextAuthConfig {
     providers: [
       Credentials({
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        authorize: (input) => verifyCredentials(input),
+        authorize,
       }),
       magicLink,
     ],
@@ -67,10 +80,13 @@ function config(): NextAuthConfig {
     },
     callbacks: {
       // Accounts are created by invitations and by organizations, never by asking for a link.
-      async signIn({ user, account }) {
+      // Asking for a link is throttled per address and client (lib/auth/throttle.ts), unknown
+      // addresses alike; a refusal reads as "check your email" either way.
+      async signIn({ user, account, email: emailStep }) {
         if (account?.provider !== "email") return true;
         const email = user.email?.trim().toLowerCase();
         if (!email) return false;
+        if (emailStep?.verificationRequest && !(await admitEmailRequest({ kind: "magic-link", email, ip: (await requestClient()).ip }))) return false;
         return (await db.user.count({ where: { email } })) > 0;
       },
       // Sign-in starts a UserSession; later requests stand only while it is not revoked.

@@ -85,10 +85,14 @@ describe("password reset", () => {
     expect(await db.outboundEmail.count({ where: { to: unknown } })).toBe(0);
     await expect(requestPasswordReset({ email: "not an address" })).rejects.toMatchObject({ code: "invalid_request", field: "email" });
 
+    // Requests a minute apart (the throttle's delays are shorter): the hourly cap holds, and the
+    // sixth request locks the address's resets (its owner is told).
     const user = await createTestUser();
-    for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 2; i++) await requestPasswordReset({ email: user.email });
+    const start = Date.now();
+    for (let i = 0; i < PASSWORD_RESET_PER_HOUR + 2; i++) await requestPasswordReset({ email: user.email, now: new Date(start + i * 61_000) });
     expect(await db.passwordResetToken.count({ where: { userId: user.id } })).toBe(PASSWORD_RESET_PER_HOUR);
     expect(await db.outboundEmail.count({ where: { to: user.email, template: "password-reset" } })).toBe(PASSWORD_RESET_PER_HOUR);
+    expect(await db.outboundEmail.count({ where: { to: user.email, template: "account-locked" } })).toBe(1);
   });
 
   it("ends the sessions issued before the reset; a sign-in afterwards gets a working one", async () => {

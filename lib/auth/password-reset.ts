@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { sendEmail } from "@/lib/email/send-email";
 import { passwordResetEmail } from "@/lib/email/templates/password-reset";
+import { admitEmailRequest } from "@/lib/auth/throttle";
 import { endAllSessions } from "@/lib/auth/user-sessions";
 
 // "Forgot password?": an emailed single-use link (only its SHA-256 is stored) valid for one hour.
@@ -28,9 +29,11 @@ export function passwordResetUrl(token: string): string {
  * Emails a reset link when the address has an account. Answers the same whether or not it has
  * one (the caller shows "if that address has an account..."), so the form does not reveal accounts.
  */
-export async function requestPasswordReset(input: { email: string }): Promise<void> {
+export async function requestPasswordReset(input: { email: string; ip?: string; now?: Date }): Promise<void> {
   const parsed = emailSchema.safeParse(input.email);
   if (!parsed.success) throw new AppError("invalid_request", "Enter a valid email address", {}, { field: "email" });
+  // Throttled per address and client like sign-in (lib/auth/throttle.ts), unknown addresses alike.
+  if (!(await admitEmailRequest({ kind: "password-reset", email: parsed.data, ip: input.ip ?? "" }, input.now))) return;
   const user = await db.user.findUnique({ where: { email: parsed.data }, select: { id: true, email: true } });
   if (!user) return;
   const since = new Date(Date.now() - 60 * 60 * 1000);

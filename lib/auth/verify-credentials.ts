@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { verifyPassword } from "@/lib/auth/password";
+import { checkThrottle, clearAccountThrottle, recordThrottledEvent } from "@/lib/auth/throttle";
 
 const credentials = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email()),
@@ -11,15 +12,41 @@ const credentials = z.object({
 // time does not tell which emails have accounts.
 const DUMMY_HASH = "$2b$11$CwTycUXWue0Thq9StjUM0uJ8.7Ykqs1c4Yq9b6RcRP4bEl3k1kS2e";
 
-/** Checks an email and password; returns the user or null. Never says which part was wrong. */
-export async function verifyCredentials(input: unknown): Promise<{ id: string; email: string; name: string | null } | null> {
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+export type SignInAttempt = { outcome: "ok"; user: SignedInUser } | { outcome: "wrong" } | { outcome: "throttled"; retryAfterSeconds: number };
+
+/**
+ * One password sign-in attempt from `ip`: refused unheard while the account or the address is
+ * delayed or locked (lib/auth/throttle.ts); otherwise the password is checked, a wrong one
+ * counted against both, a right one clearing the account's count. Never says which part was
+ * wrong, and answers an unknown address exactly as a known one.
+ */
+export async function attemptPasswordSignIn(input: unknown, { ip = "", now = new Date() }: { ip?: string; now?: Date } = {}): Promise<SignInAttempt> {
   const parsed = credentials.safeParse(input);
-  if (!parsed.success) return null;
+  if (!parsed.success) return { outcome: "wrong" };
+  const subject = { kind: "password" as const, email: parsed.data.email, ip };
+  const throttle = await checkThrottle(subject, now);
+  if (throttle.blocked) return { outcome: "throttled", retryAfterSeconds: throttle.retryAfterSeconds };
   const user = await db.user.findUnique({
     where: { email: parsed.data.email },
     select: { id: true, email: true, name: true, passwordHash: true },
   });
   const ok = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user?.passwordHash || !ok) return null;
-  return { id: user.id, email: user.email, name: user.name };
+  if (!user?.passwordHash || !ok) {
+    await recordThrottledEvent(subject, now);
+    return { outcome: "wrong" };
+  }
+  await clearAccountThrottle(subject);
+  return { outcome: "ok", user: { id: user.id, email: user.email, name: user.name } };
+}
+
+/** Checks an email and password; returns the user or null (wrong, or throttled). */
+export async function verifyCredentials(input: unknown, options: { ip?: string; now?: Date } = {}): Promise<SignedInUser | null> {
+  const attempt = await attemptPasswordSignIn(input, options);
+  return attempt.outcome === "ok" ? attempt.user : null;
 }
