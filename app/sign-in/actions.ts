@@ -15,11 +15,13 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     await signIn("credentials", {
       email: formData.get("email"),
       password: formData.get("password"),
+      code: formData.get("code") ?? "",
       redirectTo: callbackUrl,
     });
   } catch (e) {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
-    const reason = e instanceof CredentialsSignin && e.code === "throttled" ? "throttled" : "credentials";
+    const reasons = ["throttled", "second_factor", "second_factor_wrong"];
+    const reason = e instanceof CredentialsSignin && reasons.includes(e.code) ? e.code : "credentials";
     if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
     throw e;
   }

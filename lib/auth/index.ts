@@ -45,9 +45,18 @@ export class ThrottledSignin extends CredentialsSignin {
   code = "throttled";
 }
 
+/** The password was right; the account has two-factor on and the code was missing or wrong. */
+export class SecondFactorSignin extends CredentialsSignin {
+  constructor(readonly wrong: boolean) {
+    super();
+    this.code = wrong ? "second_factor_wrong" : "second_factor";
+  }
+}
+
 async function authorize(input: Partial<Record<string, unknown>>) {
   const attempt = await attemptPasswordSignIn(input, { ip: (await requestClient()).ip });
   if (attempt.outcome === "throttled") throw new ThrottledSignin();
+  if (attempt.outcome === "second_factor" || attempt.outcome === "wrong_second_factor") throw new SecondFactorSignin(attempt.outcome === "wrong_second_factor");
   return attempt.outcome === "ok" ? attempt.user : null;
 }
 
@@ -67,7 +76,7 @@ function config(): NextAuthConfig {
     pages: { signIn: "/sign-in", verifyRequest: "/sign-in/check-email", error: "/sign-in" },
     providers: [
       Credentials({
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
         authorize,
       }),
       magicLink,
@@ -87,7 +96,9 @@ function config(): NextAuthConfig {
         const email = user.email?.trim().toLowerCase();
         if (!email) return false;
         if (emailStep?.verificationRequest && !(await admitEmailRequest({ kind: "magic-link", email, ip: (await requestClient()).ip }))) return false;
-        return (await db.user.count({ where: { email } })) > 0;
+        // An account with two-factor on signs in with its password and a code, not by link.
+        const known = await db.user.findUnique({ where: { email }, select: { twoFactor: { select: { enabledAt: true } } } });
+        return known !== null && !known.twoFactor?.enabledAt;
       },
       // Sign-in starts a UserSession; later requests stand only while it is not revoked.
       jwt({ token, user }) {

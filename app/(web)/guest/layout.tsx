@@ -14,6 +14,7 @@ export default async function GuestLayout({ children }: { children: ReactNode })
         links={[
           { href: "/account/notifications", label: "Email settings" },
           { href: "/account/sessions", label: "Signed-in sessions" },
+          { href: "/account/two-factor", label: "Two-factor authentication" },
         ]}
       >
         <AccountControls user={user} />

@@ -30,6 +30,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
     ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
     { href: "/account/notifications", label: "My notifications" },
     { href: "/account/sessions", label: "Signed-in sessions" },
+    { href: "/account/two-factor", label: "Two-factor authentication" },
   ];
 
   const brand = await orgBrand(orgId);
