@@ -89,3 +89,31 @@ test("a member turns on TOTP; sign-in then needs a code from the app or a recove
   );
   expect(audit.map((a) => a.action)).toEqual(["two_factor.enabled", "two_factor.failed", "two_factor.recovery_code_used", "two_factor.failed"]);
 });
+
+test("an organization that requires two-factor stops a member without it at the enrolment page", async ({ browser }) => {
+  const email = `required-${randomUUID().slice(0, 8)}@demo.test`;
+  const [org] = await query<{ id: string }>(
+    `INSERT INTO "Organization" (id, name, "requireTwoFactor", "updatedAt") VALUES (gen_random_uuid(), $1, true, now()) RETURNING id`,
+    [`Strict firm ${randomUUID().slice(0, 8)}`],
+  );
+  const [user] = await query<{ id: string }>(
+    `INSERT INTO "User" (id, email, name, "passwordHash", "updatedAt") VALUES (gen_random_uuid(), $1, 'Rita Required', $2, now()) RETURNING id`,
+    [email, await bcrypt.hash(DEMO_PASSWORD, 4)],
+  );
+  await query(`INSERT INTO "Membership" (id, "orgId", "userId", role) VALUES (gen_random_uuid(), $1, $2, 'member')`, [org!.id, user!.id]);
+
+  const page = await freshPage(browser);
+  await signInWith(page, email);
+  await expect(page).toHaveURL(/\/account\/two-factor\?required=1$/);
+  await expect(page.getByRole("alert").filter({ hasText: "Your organization requires two-factor authentication" })).toBeVisible();
+  await page.goto(`/org/${org!.id}/settings/profile`);
+  await expect(page).toHaveURL(/\/account\/two-factor\?required=1$/);
+
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("totp-secret").textContent())?.trim() ?? "";
+  await page.getByLabel("Code from the app").fill(await generate({ secret }));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByTestId("recovery-code")).toHaveCount(10);
+  await page.goto(`/org/${org!.id}`);
+  await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
+});

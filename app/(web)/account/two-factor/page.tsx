@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { TwoFactorSetup } from "@/components/account/two-factor-setup";
 import { ActionForm } from "@/components/settings/action-form";
+import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { listUserOrganizations } from "@/lib/access/organizations";
@@ -12,7 +13,8 @@ import { confirmTotpAction, disableTwoFactorAction, startTotpAction } from "./ac
 export const metadata: Metadata = { title: "Two-factor authentication" };
 
 /** TOTP two-factor authentication for the signed-in user: set up, or turn off with a code. */
-export default async function TwoFactorPage() {
+export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { required } = await searchParams;
   const user = await requireUser("/account/two-factor");
   const [status, orgs] = await Promise.all([twoFactorStatus(user.id), listUserOrganizations(user.id)]);
   const home = orgs[0] ? `/org/${orgs[0].orgId}` : "/";
@@ -27,6 +29,7 @@ export default async function TwoFactorPage() {
           With two-factor authentication on, signing in as {user.email} takes your password and a code from an authenticator app on your phone.
         </p>
       </div>
+      {required && !status.enabledAt ? <Alert>Your organization requires two-factor authentication. Turn it on to continue.</Alert> : null}
       <Card>
         {status.enabledAt ? (
           <div className="space-y-4">
