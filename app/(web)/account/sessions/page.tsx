@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AccountPage } from "@/components/account/account-page";
 import { ActionForm } from "@/components/settings/action-form";
 import { Card } from "@/components/ui/card";
-import { listUserOrganizations } from "@/lib/access/organizations";
 import { describeDevice } from "@/lib/auth/describe-device";
 import { currentSessionId, requireUser } from "@/lib/auth/session";
 import { listActiveSessions } from "@/lib/auth/user-sessions";
@@ -16,18 +15,14 @@ const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC
 export default async function SessionsPage() {
   const user = await requireUser("/account/sessions");
   const current = await currentSessionId();
-  const [sessions, orgs] = await Promise.all([listActiveSessions({ userId: user.id, currentSessionId: current }), listUserOrganizations(user.id)]);
-  const home = orgs[0] ? `/org/${orgs[0].orgId}` : "/";
+  const sessions = await listActiveSessions({ userId: user.id, currentSessionId: current });
   const others = sessions.filter((s) => !s.current);
   return (
-    <main className="mx-auto max-w-3xl space-y-6 px-4 py-6 md:py-8">
-      <Link href={home} className="text-sm text-brand underline">
-        Back to Client Portals
-      </Link>
-      <div>
-        <h1 className="text-2xl font-semibold">Signed-in sessions</h1>
-        <p className="mt-1 text-sm text-slate-600">The browsers signed in as {user.email}. Sign out any you do not recognise, then change your password.</p>
-      </div>
+    <AccountPage
+      userId={user.id}
+      title="Signed-in sessions"
+      intro={<>The browsers signed in as {user.email}. Sign out any you do not recognise, then change your password.</>}
+    >
       <Card>
         <ul className="divide-y divide-slate-100" aria-label="Sessions">
           {sessions.map((s) => (
@@ -61,6 +56,6 @@ export default async function SessionsPage() {
       ) : (
         <p className="text-sm text-slate-600">No other browser is signed in.</p>
       )}
-    </main>
+    </AccountPage>
   );
 }

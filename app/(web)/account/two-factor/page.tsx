@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AccountPage } from "@/components/account/account-page";
 import { TwoFactorSetup } from "@/components/account/two-factor-setup";
 import { ActionForm } from "@/components/settings/action-form";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { twoFactorStatus } from "@/lib/auth/two-factor";
 import { confirmTotpAction, disableTwoFactorAction, startTotpAction } from "./actions";
@@ -16,19 +16,13 @@ export const metadata: Metadata = { title: "Two-factor authentication" };
 export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { required } = await searchParams;
   const user = await requireUser("/account/two-factor");
-  const [status, orgs] = await Promise.all([twoFactorStatus(user.id), listUserOrganizations(user.id)]);
-  const home = orgs[0] ? `/org/${orgs[0].orgId}` : "/";
+  const status = await twoFactorStatus(user.id);
   return (
-    <main className="mx-auto max-w-3xl space-y-6 px-4 py-6 md:py-8">
-      <Link href={home} className="text-sm text-brand underline">
-        Back to Client Portals
-      </Link>
-      <div>
-        <h1 className="text-2xl font-semibold">Two-factor authentication</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          With two-factor authentication on, signing in as {user.email} takes your password and a code from an authenticator app on your phone.
-        </p>
-      </div>
+    <AccountPage
+      userId={user.id}
+      title="Two-factor authentication"
+      intro={<>With two-factor authentication on, signing in as {user.email} takes your password and a code from an authenticator app on your phone.</>}
+    >
       {required && !status.enabledAt ? <Alert>Your organization requires two-factor authentication. Turn it on to continue.</Alert> : null}
       <Card>
         {status.enabledAt ? (
@@ -52,6 +46,6 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
           </p>
         )}
       </Card>
-    </main>
+    </AccountPage>
   );
 }
