@@ -1,4 +1,5 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { authRecordsPurge } from "@/inngest/functions/auth-records-purge";
 import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
@@ -16,6 +17,7 @@ import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 export const functions = [
   eventsRelaySweep,
   apiBookkeepingPurge,
+  authRecordsPurge,
   webhookFanOut,
   webhookDelivery,
   webhookDeliveryFailed,

@@ -137,3 +137,19 @@ export async function admitEmailRequest(subject: ThrottleSubject, now = new Date
   await recordThrottledEvent(subject, now);
   return true;
 }
+
+/**
+ * Deletes throttle rows that no longer hold anything back (window older than a day, no lock or
+ * wait in force): they would start afresh anyway. Meant for a daily job; without it an attacker
+ * spraying addresses only makes the table grow.
+ */
+export async function purgeStaleThrottles(now = new Date()): Promise<number> {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const { count } = await db.authThrottle.deleteMany({
+    where: {
+      windowStartedAt: { lt: dayAgo },
+      AND: [{ OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] }, { OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lt: now } }] }],
+    },
+  });
+  return count;
+}

@@ -92,3 +92,12 @@ export async function endOtherSessions({ userId, currentSessionId }: { userId: s
 export async function endAllSessions(tx: Tx, userId: string): Promise<void> {
   await tx.userSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
 }
+
+/** Deletes sessions revoked, or unused past the JWT's lifetime, more than a day ago (a daily job). */
+export async function purgeEndedSessions(now = new Date()): Promise<number> {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const { count } = await db.userSession.deleteMany({
+    where: { OR: [{ revokedAt: { lt: dayAgo } }, { lastSeenAt: { lt: new Date(dayAgo.getTime() - SESSION_MAX_AGE_SECONDS * 1000) } }] },
+  });
+  return count;
+}
