@@ -1,4 +1,5 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { authRecordsPurge } from "@/inngest/functions/auth-records-purge";
 import { bulkRequest } from "@/inngest/functions/bulk-request";
 import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
@@ -18,6 +19,7 @@ import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 export const functions = [
   eventsRelaySweep,
   apiBookkeepingPurge,
+  authRecordsPurge,
   webhookFanOut,
   webhookDelivery,
   webhookDeliveryFailed,

@@ -310,7 +310,12 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_UPLOAD,
     prepare: pendingUpload,
-    run: (viewer, w, fileId) => completeUpload({ viewer, portalId: w.portalId, fileId, filename: "scan.txt" }),
+    // An upload is completed by whoever started it: a viewer that may start one completes its own;
+    // the others try the system's, and are refused by the portal check before the ticket is looked up.
+    run: async (viewer, w, systemFileId) => {
+      const own = await pendingUpload({ ...w, system: viewer }).catch(() => null);
+      return completeUpload({ viewer, portalId: w.portalId, fileId: own ?? systemFileId, filename: "scan.txt" });
+    },
   }),
   row({
     entry: "files/upload-from-url:uploadFromUrl",

@@ -377,6 +377,15 @@ function listActions(): ActionRow[] {
       intent: "remove",
     })),
     ...orgActionRows(
+      "app/(web)/org/[orgId]/settings/profile/actions.ts",
+      "requireTwoFactorAction",
+      "the victim's two-factor rule",
+      settings("profile"),
+      () => ({
+        required: "off",
+      }),
+    ),
+    ...orgActionRows(
       "app/(web)/org/[orgId]/settings/guest-defaults/actions.ts",
       "guestDefaultsAction",
       "the victim's guest defaults",
@@ -518,6 +527,8 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/workflow-states", "the victim's workflow states", both, settings("workflow-states")),
   page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
   page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
+  page("/account/sessions", "the caller's own signed-in sessions", { member: "own_only", guest: "own_only" }, () => "/account/sessions"),
+  page("/account/two-factor", "the caller's own two-factor set-up", { member: "own_only", guest: "own_only" }, () => "/account/two-factor"),
   open(
     "/org/[orgId]/logo/[sha256]",
     "the organization's logo, public on purpose (email clients fetch it without a session); addressed by the image's SHA-256, nothing else is served",
@@ -732,6 +743,14 @@ export const SWEEP: readonly SweepRow[] = [
   open("app/join/[token]/actions.ts#joinAsSignedIn", "addressed by the member invitation's secret token, never by an id"),
   open("app/join/[token]/actions.ts#signOutForJoin", "signs the caller out"),
   open("app/(web)/account/notifications/actions.ts#notificationPreferencesAction", "the signed-in user's own email choices; no id in the form"),
+  open(
+    "app/(web)/account/sessions/actions.ts#endSessionAction",
+    "the signed-in user's own sessions only: another user's session id is not found (lib/auth/user-sessions.int.test.ts)",
+  ),
+  open("app/(web)/account/sessions/actions.ts#endOtherSessionsAction", "the signed-in user's own sessions; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#startTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#confirmTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#disableTwoFactorAction", "the signed-in user's own two-factor; no id in the form"),
   open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
   open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
 
