@@ -9,12 +9,21 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Textarea } from "@/components/ui/textarea";
+import { useToast } from "@/components/ui/toast";
 
 /** Accept what the client sent, or send it back with a reason (the task reopens, the client is emailed). */
 export function ReviewControls({ portalId, taskId, accepted, action }: { portalId: string; taskId: string; accepted: boolean; action: BoundAction }) {
   const { run, pending } = useRunAction(action);
   const [open, setOpen] = useState(false);
-  const { state, onSubmit, pending: sending } = useFormResult(action, () => setOpen(false));
+  const toast = useToast();
+  // A send-back reopens the task and the page no longer shows these controls: the toast is raised
+  // when the action answers, not after the next render (which this component does not see).
+  const sendBack: BoundAction = async (prev, data) => {
+    const { message, ...state } = await action(prev, data);
+    if (state.done && message) toast(message);
+    return state;
+  };
+  const { state, onSubmit, pending: sending } = useFormResult(sendBack, () => setOpen(false));
   return (
     <div className="flex flex-wrap gap-2">
       {accepted ? null : (
