@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { query } from "./db";
-import { signIn } from "./support";
+import { expectAxeClean, signIn } from "./support";
 
 // The daily loop between a firm and its client, in Chromium against the production build: the
 // firm (a laptop) asks for a file, the client (a phone) hears about it by email with a link straight
@@ -50,12 +49,7 @@ async function check(page: Page, name: string, size: { width: number; height: nu
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
   await page.screenshot({ path: `test-results/screenshots/loop-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${name}`,
-  ).toEqual([]);
+  await expectAxeClean(page, name);
 }
 
 async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {

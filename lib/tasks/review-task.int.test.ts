@@ -2,13 +2,11 @@ import { describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { listPortalAudit } from "@/lib/audit/list-audit";
 import { db } from "@/lib/db";
-import { completeUpload } from "@/lib/files/complete-upload";
-import { startUpload } from "@/lib/files/start-upload";
 import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { setNotificationPreferences } from "@/lib/notifications/preferences";
 import { createTestGuest } from "@/lib/test-support/fixtures";
 import { createForeignAdmin, createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
-import { removeObjectsAfterEach } from "@/lib/test-support/storage";
+import { removeObjectsAfterEach, uploadForTask } from "@/lib/test-support/storage";
 import { completeTask } from "./complete-task";
 import { createTask } from "./create-task";
 import { reviewTask } from "./review-task";
@@ -30,12 +28,6 @@ async function setup() {
   return { ...ctx, guestUser, guest, events };
 }
 
-async function upload(viewer: Parameters<typeof startUpload>[0]["viewer"], portalId: string, taskId: string, name: string) {
-  const ticket = await startUpload({ viewer, portalId, filename: name, contentType: "text/plain", taskId });
-  expect((await fetch(ticket.uploadUrl, { method: "PUT", body: `bytes of ${name}`, headers: { "content-type": "text/plain" } })).ok).toBe(true);
-  return completeUpload({ viewer, portalId, fileId: ticket.fileId, filename: name });
-}
-
 describe("reviewTask", () => {
   it("send back: reopens the File Request, emails the client the reason, records it; the next upload completes it again; accept", async () => {
     const s = await setup();
@@ -47,8 +39,8 @@ describe("reviewTask", () => {
       send_reminder: true,
       due_date: "2027-01-10T00:00:00Z",
     });
-    await upload(s.guest, s.portal.id, taskId, "february.txt");
-    await upload(s.guest, s.portal.id, taskId, "february-page-2.txt");
+    await uploadForTask(s.guest, s.portal.id, taskId, "february.txt");
+    await uploadForTask(s.guest, s.portal.id, taskId, "february-page-2.txt");
     expect(await s.events("task.completed")).toHaveLength(1);
 
     expect(await reviewTask({ viewer: s.viewer, taskId, decision: "return", reason: "  The statement is for the wrong month: please send March.  " })).toEqual({
@@ -81,7 +73,7 @@ describe("reviewTask", () => {
       review: "returned",
       reviewNote: "The statement is for the wrong month: please send March.",
     });
-    await upload(s.guest, s.portal.id, taskId, "march.txt");
+    await uploadForTask(s.guest, s.portal.id, taskId, "march.txt");
     const completed = await s.events("task.completed");
     expect(completed).toHaveLength(2);
     expect((completed[1]!.data as { attached_files: { name: string }[] }).attached_files.map((f) => f.name)).toEqual([
@@ -146,7 +138,7 @@ describe("reviewTask", () => {
   it("concurrent send-backs: one reopens and emails, the others conflict; never a 500", async () => {
     const s = await setup();
     const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Payslips", action_type: "File Request" });
-    await upload(s.guest, s.portal.id, taskId, "payslip.txt");
+    await uploadForTask(s.guest, s.portal.id, taskId, "payslip.txt");
     const outcomes = await Promise.all(
       Array.from({ length: 4 }, () => outcomeOf(reviewTask({ viewer: s.viewer, taskId, decision: "return", reason: "Missing April" }))),
     );
