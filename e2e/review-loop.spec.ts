@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, signIn } from "./support";
+import { expectAxeClean, gotoStreamed, signIn } from "./support";
 
 // The daily loop between a firm and its client, in Chromium against the production build: the
 // firm (a laptop) asks for a file, the client (a phone) hears about it by email with a link straight
@@ -46,6 +46,8 @@ test.afterAll(async () => {
 async function check(page: Page, name: string, size: { width: number; height: number }): Promise<void> {
   await page.setViewportSize(size);
   await page.waitForLoadState("networkidle");
+  // Next streams a dynamic page's metadata: the title arrives after the body after a refresh.
+  await expect(page).toHaveTitle(/\S/);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
   await page.screenshot({ path: `test-results/screenshots/loop-${name}-${size.width}x${size.height}.png`, fullPage: true });
@@ -139,7 +141,12 @@ test("a request reaches the client by email; two uploads; sent back with a reaso
     { name: "march-page-2.pdf" },
   ]);
 
-  // The firm sees both files and sends the request back with a reason.
+  // The firm's task list says it waits for review; the task page shows both files.
+  await gotoStreamed(firm, tasksPath);
+  const row = firm.getByTestId("task-row").filter({ hasText: TITLE });
+  await expect(row).toContainText("To review");
+  await check(firm, "firm-task-list", LAPTOP);
+  // The firm sends the request back with a reason.
   await firm.goto(`${tasksPath}/${id}`);
   await expect(firm.getByTestId("task-files")).toContainText("march-page-1.pdf");
   await expect(firm.getByTestId("task-files")).toContainText("march-page-2.pdf");
@@ -175,6 +182,8 @@ test("a request reaches the client by email; two uploads; sent back with a reaso
   await firm.getByTestId("accept-task").click();
   await expect(toast(firm, "Accepted.")).toBeVisible();
   await expect(firm.getByTestId("task-review")).toContainText("Accepted");
+  await gotoStreamed(firm, tasksPath);
+  await expect(row).toContainText("Accepted");
   await client.reload();
   await expect(client.getByTestId("guest-done-task").filter({ hasText: TITLE }).getByTestId("done-state")).toHaveText(
     "Accepted by Northwind Advisors. Nothing more to do.",

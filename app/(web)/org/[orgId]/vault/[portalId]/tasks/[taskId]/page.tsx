@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatWhen } from "@/components/portal/format";
-import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
+import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
 import { ReviewControls } from "@/components/tasks/review-controls";
@@ -76,6 +76,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <Badge tone="brand">{ACTION_LABELS[type]}</Badge>
             <StatusBadge status={task.status} dueDate={task.dueDate} now={new Date()} />
+            <ReviewBadge task={task} />
             {task.sendReminder ? <RemindersBadge /> : null}
             <span>{task.dueDate ? `Due ${formatWhen(task.dueDate)}` : "No due date"}</span>
             {task.completedAt ? <span>Completed {formatWhen(task.completedAt)}</span> : null}
