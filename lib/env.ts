@@ -64,6 +64,12 @@ const schema = z
      */
     INNGEST_MAX_WAKES_PER_RUN: z.coerce.number().int().positive().max(450).default(300),
 
+    /**
+     * How long a client's new-request and a member's new-file notices wait for others of their
+     * kind before they go out as one email (lib/notifications/batch.ts).
+     */
+    NOTIFY_BATCH_SECONDS: z.coerce.number().nonnegative().max(3600).default(60),
+
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
 

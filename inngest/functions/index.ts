@@ -5,6 +5,7 @@ import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
+import { notifyTaskCreated } from "@/inngest/functions/notify-task-created";
 import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/functions/partner";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
 import { recurringRequests } from "@/inngest/functions/recurring-requests";
@@ -29,6 +30,7 @@ export const functions = [
   taskReminders,
   sendEmailFunction,
   notifyPortalUsers,
+  notifyTaskCreated,
   dailyDigest,
   partnerVerifyLink,
   partnerPushPlan,

@@ -49,6 +49,8 @@ import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
+import { getSignatureRecord } from "@/lib/signing/signature-record";
+import { reviewTask } from "@/lib/tasks/review-task";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
@@ -528,6 +530,25 @@ const ROWS: Row[] = [
     write: false,
     expect: PORTAL_VIEW,
     run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
+  row({
+    entry: "signing/signature-record:getSignatureRecord",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getSignatureRecord({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
+  row({
+    entry: "tasks/review-task:reviewTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const taskId = await clientTask(w, "Question?");
+      await completeTask({ viewer: w.system, taskId });
+      return taskId;
+    },
+    run: (viewer, _w, taskId) => reviewTask({ viewer, taskId, decision: "return", reason: "Please say which month" }),
   }),
   row({
     entry: "tasks/task-panel-data:getPortalTask",

@@ -305,6 +305,9 @@ function taskActions(): ActionRow[] {
     }),
     ...portalAction(f, "setTaskStatusAction", "complete the victim's task", tasksPage, (v) => ({ taskId: v.task.id, status: "done" }), { member: "not_found" }),
     ...portalAction(f, "deleteTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id }), { member: "not_found" }),
+    ...portalAction(f, "reviewTaskAction", "send the victim's task back", tasksPage, (v) => ({ taskId: v.task.id, decision: "return", reason: "Planted" }), {
+      member: "not_found",
+    }),
     ...portalAction(
       f,
       "setFormFieldsAction",

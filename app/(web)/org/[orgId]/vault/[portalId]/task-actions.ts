@@ -7,6 +7,7 @@ import { taskActionTypes } from "@/lib/events/types";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
+import { reviewTask } from "@/lib/tasks/review-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
 import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
 import { updateTask } from "@/lib/tasks/update-task";
@@ -134,5 +135,28 @@ export const setDocumentAction = orgAction(
     await setSignDocument({ viewer, taskId: input.taskId, fileId: input.document_file_id, placement: placement.data });
     refresh(orgId, input.portalId);
     return { done: Date.now(), message: "Document saved" };
+  },
+);
+
+/** Accept a completed request, or send it back with a reason (lib/tasks/review-task.ts). */
+export const reviewTaskAction = orgAction(
+  {
+    ...member,
+    fields: ["reason"],
+    input: byTask.extend({ decision: z.enum(["accept", "return"]), reason: z.string().max(2000, "Keep it under 2000 characters").default("") }),
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    if (input.decision === "accept") {
+      await reviewTask({ viewer, taskId: input.taskId, decision: "accept" });
+      refresh(orgId, input.portalId);
+      return { done: Date.now(), message: "Accepted. The request stays done; nothing is sent to the client." };
+    }
+    const { emailed } = await reviewTask({ viewer, taskId: input.taskId, decision: "return", reason: input.reason });
+    refresh(orgId, input.portalId);
+    const told =
+      emailed > 0
+        ? `${emailed === 1 ? "The client was" : `${emailed} clients were`} emailed your reason.`
+        : "No client gets email about it (none assigned, or they turned it off): tell them yourself.";
+    return { done: Date.now(), message: `Sent back: the request is open again. ${told}` };
   },
 );

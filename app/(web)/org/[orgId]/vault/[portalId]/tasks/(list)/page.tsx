@@ -3,7 +3,7 @@ import { ScheduleDialog } from "@/components/requests/schedule-dialog";
 import { RecurringList, TemplateRequestList } from "@/components/requests/schedule-lists";
 import Link from "next/link";
 import { formatWhen } from "@/components/portal/format";
-import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
+import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -91,6 +91,7 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
               </div>
               <div className="flex flex-wrap gap-1">
                 {t.sendReminder && t.status === "Open" ? <RemindersBadge /> : null}
+                <ReviewBadge task={t} />
                 <StatusBadge status={t.status} dueDate={t.dueDate} now={now} />
               </div>
             </li>
