@@ -3,7 +3,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { isTransactionConflict } from "@/lib/db-unavailable";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 
 export type Db = PrismaClient;
 /** A transaction client, as handed to `db.$transaction(async (tx) => ...)`. */
@@ -47,18 +49,79 @@ function rootClient(): PrismaClient {
   return globalForDb.__db;
 }
 
+/**
+ * The root client as domain code sees it: its `$transaction(fn)` is retried after a conflict
+ * (withConflictRetry). Built per call (a proxy of a cached client), so a test's substituted client
+ * is honoured.
+ */
+const retryingRoots = new WeakMap<PrismaClient, PrismaClient>();
+function retryingRoot(): PrismaClient {
+  const client = rootClient();
+  let wrapped = retryingRoots.get(client);
+  if (!wrapped) {
+    const transaction = ((arg: unknown, options?: unknown) => {
+      if (typeof arg !== "function") return (client.$transaction as (a: unknown, o?: unknown) => Promise<unknown>)(arg, options);
+      return withConflictRetry(() => (client.$transaction as (a: unknown, o?: unknown) => Promise<unknown>)(arg, options));
+    }) as PrismaClient["$transaction"];
+    wrapped = new Proxy(client, {
+      get(target, prop) {
+        if (prop === "$transaction") return transaction;
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    retryingRoots.set(client, wrapped);
+  }
+  return wrapped;
+}
+
 export function getDb(): PrismaClient {
-  return ambient.getStore()?.client ?? rootClient();
+  return ambient.getStore()?.client ?? retryingRoot();
 }
 
 /** The Prisma client, created on first use so that importing this module reads no configuration. */
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {
     const client = getDb();
-    const value = Reflect.get(client, prop, client) as unknown;
-    return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
+    return Reflect.get(client, prop, client) as unknown;
   },
 });
+
+// Contention (docs/database.md): a transaction that PostgreSQL rolled back because it lost a race
+// (a deadlock, a serialization failure) is run again as a whole, here where transactions are made,
+// so no caller handles it. Attempts are bounded and spaced with full jitter; after the last one the
+// error goes up, and the API answers it 503 service_unavailable with Retry-After (lib/api/error-
+// response.ts), never 500. Nothing is answered, and no after-commit hook (the event relay's kick)
+// runs, before the attempt that commits. On success this costs one try/catch.
+
+/** Attempts of one transaction, the first included. */
+export const TRANSACTION_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 200;
+
+/** Transactions retried after a conflict since the process started (for tests and the load figures). */
+export const contentionStats = { retries: 0, exhausted: 0 };
+
+async function withConflictRetry<T>(attempt: () => Promise<T>, onFailedAttempt?: () => Promise<void>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (onFailedAttempt) await onFailedAttempt();
+      if (!isTransactionConflict(error)) throw error;
+      if (n >= TRANSACTION_ATTEMPTS) {
+        contentionStats.exhausted++;
+        log().warn({ err: error, attempts: n }, "transaction conflicted on every attempt");
+        throw error;
+      }
+      contentionStats.retries++;
+      // Full jitter: a uniform wait up to an exponentially growing bound, so the losers of one
+      // race do not meet again at the same moment.
+      const bound = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (n - 1));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * bound));
+    }
+  }
+}
 
 /** The transaction client as a PrismaClient whose `$transaction` joins the transaction. */
 function ambientClient(tx: Tx, state: () => Ambient): PrismaClient {
@@ -109,27 +172,33 @@ export interface TransactionOptions {
  */
 export async function runInTransaction<T>(fn: (tx: PrismaClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const open = ambient.getStore();
+  // Nested: a savepoint; a conflict inside it is retried with the whole outer transaction.
   if (open) return open.client.$transaction((tx) => fn(tx as PrismaClient));
-  const state: Ambient = { client: undefined as unknown as PrismaClient, afterCommit: [], afterRollback: [], savepoints: 0 };
-  let result: T;
-  try {
-    result = await rootClient().$transaction(
-      async (tx) => {
-        state.client = ambientClient(tx, () => state);
-        return ambient.run(state, () => fn(state.client));
-      },
-      { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
-    );
-  } catch (error) {
-    for (const hook of state.afterRollback)
-      await Promise.resolve()
-        .then(hook)
-        .catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
-    throw error;
-  }
+  let state = newAmbient();
+  const result = await withConflictRetry(
+    () => {
+      state = newAmbient();
+      return rootClient().$transaction(
+        async (tx) => {
+          state.client = ambientClient(tx, () => state);
+          return ambient.run(state, () => fn(state.client));
+        },
+        { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
+      );
+    },
+    // Each rolled back attempt undoes what it queued outside the database.
+    async () => {
+      for (const hook of state.afterRollback)
+        await Promise.resolve()
+          .then(hook)
+          .catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
+    },
+  );
   for (const hook of state.afterCommit) runSafely(hook);
   return result;
 }
+
+const newAmbient = (): Ambient => ({ client: undefined as unknown as PrismaClient, afterCommit: [], afterRollback: [], savepoints: 0 });
 
 /** Runs `hook` after the ambient transaction commits; at once when there is none. Never throws. */
 export function afterCommit(hook: () => void): void {
@@ -163,14 +232,17 @@ function runSafely(hook: () => void): void {
  * arranged.
  */
 export async function query<R>(text: string, values: unknown[] = [], options: { name?: string } = {}): Promise<R[]> {
+  // In a transaction a conflict is the transaction's to retry; alone, the statement is its own.
   if (ambient.getStore()) return getDb().$queryRawUnsafe<R[]>(text, ...values);
-  const client = rootClient();
-  const pool = globalForDb.__pool;
-  if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
-  // A `name` makes it a prepared statement on each connection (parsed and planned once there,
-  // then only bound and executed): for statements run on every request of a hot path.
-  const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
-  return result.rows;
+  return withConflictRetry(async () => {
+    const client = rootClient();
+    const pool = globalForDb.__pool;
+    if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
+    // A `name` makes it a prepared statement on each connection (parsed and planned once there,
+    // then only bound and executed): for statements run on every request of a hot path.
+    const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
+    return result.rows;
+  });
 }
 
 /** Tests and benchmarks only: the next `db` call makes a new client (after the environment changed). */

@@ -10,9 +10,16 @@ import { isUuid } from "@/lib/ids";
 
 export const actorUserId = (actor: Actor): string | null => (actor.type === "user" ? actor.userId : null);
 
-/** The task row, locked until the transaction ends, so changes of one task run one after another. */
+/**
+ * The task row, locked until the transaction ends, so changes of one task run one after another.
+ * Its portal's row is locked first (the lock order, lib/portals/lock-portal.ts): a task change
+ * touches the portal's activity, and an upload completing a task holds the portal before the task.
+ */
 export async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskId: string }) {
   if (!isUuid(taskId)) throw notFound("Task");
+  await tx.$queryRaw`
+    SELECT id FROM "Portal" WHERE id = (SELECT "portalId" FROM "Task" WHERE "id" = ${taskId}::uuid AND "orgId" = ${orgId}::uuid)
+      AND "orgId" = ${orgId}::uuid FOR NO KEY UPDATE`;
   await tx.$queryRaw`SELECT "id" FROM "Task" WHERE "id" = ${taskId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
   const task = await tx.task.findFirst({ where: { id: taskId, orgId, deletedAt: null } });
   if (!task) throw notFound("Task");
