@@ -136,6 +136,9 @@ export const TRANSACTION_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 10;
 const BACKOFF_CAP_MS = 200;
 
+/** The log message of each retry (the load tests count these lines). */
+export const TRANSACTION_RETRIED = "transaction retried after a conflict";
+
 /** Transactions retried after a conflict since the process started (for tests and the load figures). */
 export const contentionStats = { retries: 0, exhausted: 0 };
 
@@ -152,6 +155,7 @@ async function withConflictRetry<T>(attempt: () => Promise<T>, onFailedAttempt?:
         throw error;
       }
       contentionStats.retries++;
+      log().info({ attempt: n, err: { message: error instanceof Error ? error.message.slice(-200) : String(error) } }, TRANSACTION_RETRIED);
       // Full jitter: a uniform wait up to an exponentially growing bound, so the losers of one
       // race do not meet again at the same moment.
       const bound = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (n - 1));
