@@ -1,6 +1,7 @@
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 
 // The lock order of every change (docs/database.md): the organization's row when the change
 // checks an organization-wide rule, then the portal's row, then the portal's own rows (its partner
@@ -17,11 +18,8 @@ import { isUuid } from "@/lib/ids";
  */
 export async function lockPortalRow(tx: Tx, { orgId, portalId, forDelete = false }: { orgId: string; portalId: string; forDelete?: boolean }) {
   if (!isUuid(portalId)) return false;
-  const locked = forDelete
-    ? await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM "Portal" WHERE id = ${portalId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR UPDATE`
-    : await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM "Portal" WHERE id = ${portalId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR NO KEY UPDATE`;
+  const portal = sql.selectFrom("Portal").select("id").where("id", "=", portalId).where("orgId", "=", orgId).where("deletedAt", "is", null);
+  const locked = await rows(forDelete ? portal.forUpdate() : portal.forNoKeyUpdate(), { tx });
   return locked.length > 0;
 }
 
