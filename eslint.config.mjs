@@ -32,7 +32,6 @@ export const RAW_SQL_REMAINING = [
   "lib/files/folder-view.ts",
   "lib/oauth/access-token.ts",
   "lib/oauth/clients/api-access.ts",
-  "lib/oauth/token/client-auth.ts",
   "lib/oauth/token/refresh.ts",
   "lib/portals/create-portal.ts",
   "lib/portals/portal-record.ts",
