@@ -36,7 +36,6 @@ export const RAW_SQL_REMAINING = [
   "lib/portals/create-portal.ts",
   "lib/portals/portal-record.ts",
   "lib/tasks/create-task.ts",
-  "lib/webhooks/attempt-delivery.ts",
 ];
 export const RAW_SQL_RULES = [
   { selector: "MemberExpression[property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]", message: RAW_SQL },
