@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import { checkContention, checkCounters, figures, percentile, runContention, type Sql } from "../scripts/test/contention-load.ts";
+import { checkContention, checkCounters, createContentionOrg, figures, percentile, runContention, type Sql } from "../scripts/test/contention-load.ts";
 import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "../scripts/partner-sandbox.ts";
 import { startServices, until, type Services } from "./harness.ts";
 
@@ -42,28 +42,6 @@ afterAll(async () => {
 const sql: Sql = async (text, values = []) => (await pool.query(text, values)).rows;
 const retriedSoFar = () => services.output().split(RETRIED).length - 1;
 
-/** An organization connected to the sandbox partner, with `clients` tokens, two workflow states and a portal. */
-async function organization(clients: number) {
-  const { createApiContext, createTestClient, createTestPortal, createTestWorkflowStates } = await import("../lib/test-support/fixtures.ts");
-  const { db } = await import("../lib/db.ts");
-  const { issueAccessToken } = await import("../lib/oauth/access-token.ts");
-  const { ALL_SCOPES } = await import("../lib/oauth/scopes.ts");
-  const { getUserViewer } = await import("../lib/access/viewer.ts");
-  const { connectPartner } = await import("../lib/partner/connection.ts");
-  const { org, user, token } = await createApiContext();
-  const tokens = [token];
-  for (let i = 1; i < clients; i++) {
-    const { client } = await createTestClient({ orgId: org.id, actorUserId: user.id, name: `Contention ${i}` });
-    const grant = await db.oAuthGrant.create({ data: { orgId: org.id, clientId: client.id, userId: user.id, scopes: ALL_SCOPES } });
-    tokens.push((await issueAccessToken({ grantId: grant.id, userId: user.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES })).token);
-  }
-  await connectPartner({ viewer: await getUserViewer(user.id, org.id), apiUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
-  const [first, second] = await createTestWorkflowStates(org.id, ["Onboarding", "Review"]);
-  const portals = [];
-  for (let i = 0; i < LOOPS; i++) portals.push(await createTestPortal({ orgId: org.id, workflowStateId: first!.id }));
-  return { orgId: org.id, tokens, states: [first!, second!] as [typeof first & {}, typeof second & {}], portals };
-}
-
 /** Every outbox row of the organization dispatched, then each handed to the engine exactly once. */
 async function handedOverOnce(orgId: string): Promise<void> {
   await until(
@@ -80,8 +58,8 @@ async function handedOverOnce(orgId: string): Promise<void> {
 }
 
 it(`${CLIENTS} clients write to one portal for ${SECONDS} s with the relay and the partner verification running: no 5xx, every change once with one event`, async () => {
-  const { orgId, tokens, states, portals } = await organization(CLIENTS);
-  const portalId = portals[0]!.id;
+  const { orgId, tokens, states, portalIds } = await createContentionOrg({ clients: CLIENTS, portals: 1, partnerUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
+  const portalId = portalIds[0]!;
   const before = retriedSoFar();
   const run = await runContention({ baseUrl: services.baseUrl, tokens, portalId, states, durationMs: SECONDS * 1000 });
   lines.push(figures(`contention, ${CLIENTS} clients`, run, retriedSoFar() - before, SECONDS));
@@ -94,7 +72,7 @@ it(`${CLIENTS} clients write to one portal for ${SECONDS} s with the relay and t
 }, 600_000);
 
 it(`the partner id saved and cleared 0-400 ms later, ${CYCLES} cycles (${LOOPS} portals at once) while the verification runs: never a 5xx`, async () => {
-  const { orgId, tokens, portals } = await organization(LOOPS);
+  const { orgId, tokens, portalIds } = await createContentionOrg({ clients: LOOPS, portals: LOOPS, partnerUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
   const before = retriedSoFar();
   const statuses: Record<number, number> = {};
   const latencies: number[] = [];
@@ -110,11 +88,11 @@ it(`the partner id saved and cleared 0-400 ms later, ${CYCLES} cycles (${LOOPS} 
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
   };
   await Promise.all(
-    portals.map(async (portal, i) => {
+    portalIds.map(async (portalId, i) => {
       for (let cycle = 0; cycle < CYCLES / LOOPS; cycle++) {
-        await patch(tokens[i]!, portal.id, PARTNER_IDS[i]!);
+        await patch(tokens[i]!, portalId, PARTNER_IDS[i]!);
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
-        await patch(tokens[i]!, portal.id, null);
+        await patch(tokens[i]!, portalId, null);
       }
     }),
   );

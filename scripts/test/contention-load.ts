@@ -47,6 +47,36 @@ export interface ContentionRun {
   };
 }
 
+/**
+ * An organization connected to the partner at `partnerUrl` (the sandbox), with `clients` OAuth
+ * clients and a token each, two workflow states, and `portals` portals in the first state. The
+ * modules are loaded here, after the caller set the environment (the fault tier sets it late).
+ */
+export async function createContentionOrg({ clients, portals, partnerUrl, apiKey }: { clients: number; portals: number; partnerUrl: string; apiKey: string }) {
+  const { createApiContext, createTestClient, createTestPortal, createTestWorkflowStates } = await import("../../lib/test-support/fixtures.ts");
+  const { db } = await import("../../lib/db.ts");
+  const { issueAccessToken } = await import("../../lib/oauth/access-token.ts");
+  const { ALL_SCOPES } = await import("../../lib/oauth/scopes.ts");
+  const { getUserViewer } = await import("../../lib/access/viewer.ts");
+  const { connectPartner } = await import("../../lib/partner/connection.ts");
+  const { org, user, token } = await createApiContext();
+  const tokens = [token];
+  for (let i = 1; i < clients; i++) {
+    const { client } = await createTestClient({ orgId: org.id, actorUserId: user.id, name: `Contention ${i}` });
+    const grant = await db.oAuthGrant.create({ data: { orgId: org.id, clientId: client.id, userId: user.id, scopes: ALL_SCOPES } });
+    tokens.push((await issueAccessToken({ grantId: grant.id, userId: user.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES })).token);
+  }
+  await connectPartner({ viewer: await getUserViewer(user.id, org.id), apiUrl: partnerUrl, apiKey });
+  const [first, second] = await createTestWorkflowStates(org.id, ["Onboarding", "Review"]);
+  const states: ContentionTarget["states"] = [
+    { id: first!.id, name: first!.name },
+    { id: second!.id, name: second!.name },
+  ];
+  const portalIds: string[] = [];
+  for (let i = 0; i < portals; i++) portalIds.push((await createTestPortal({ orgId: org.id, workflowStateId: first!.id })).id);
+  return { orgId: org.id, tokens, states, portalIds };
+}
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);

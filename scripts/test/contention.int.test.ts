@@ -4,15 +4,10 @@ import { fileURLToPath } from "node:url";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { getUserViewer } from "@/lib/access/viewer";
 import { db, TRANSACTION_RETRIED } from "@/lib/db";
 import { env, resetEnvForTests } from "@/lib/env";
-import { issueAccessToken } from "@/lib/oauth/access-token";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
-import { connectPartner } from "@/lib/partner/connection";
-import { createApiContext, createTestClient, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
-import { checkContention, checkCounters, figures, runContention, type Sql } from "./contention-load.ts";
+import { checkContention, checkCounters, createContentionOrg, figures, runContention, type Sql } from "./contention-load.ts";
 import { InngestExecutor } from "./inngest-executor.ts";
 
 // Writes that survive contention (docs/database.md), short version of the fault tier's 60 s run:
@@ -96,29 +91,21 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 
 describe.skipIf(skip)("contention", () => {
   it(`${CLIENTS} clients write to one portal for ${SECONDS} s with the relay and the partner verification running: no 5xx, every change once with one event`, async () => {
-    const { org, user, token } = await createApiContext();
-    const tokens = [token];
-    for (let i = 1; i < CLIENTS; i++) {
-      const { client } = await createTestClient({ orgId: org.id, actorUserId: user.id, name: `Contention ${i}` });
-      const grant = await db.oAuthGrant.create({ data: { orgId: org.id, clientId: client.id, userId: user.id, scopes: ALL_SCOPES } });
-      tokens.push((await issueAccessToken({ grantId: grant.id, userId: user.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES })).token);
-    }
-    await connectPartner({ viewer: await getUserViewer(user.id, org.id), apiUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
-    const [first, second] = await createTestWorkflowStates(org.id, ["Onboarding", "Review"]);
-    const portal = await createTestPortal({ orgId: org.id, workflowStateId: first!.id });
+    const { orgId, tokens, states, portalIds } = await createContentionOrg({ clients: CLIENTS, portals: 1, partnerUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
+    const portalId = portalIds[0]!;
     const before = retried;
 
-    const run = await runContention({ baseUrl, tokens, portalId: portal.id, states: [first!, second!], durationMs: SECONDS * 1000 });
+    const run = await runContention({ baseUrl, tokens, portalId, states, durationMs: SECONDS * 1000 });
     process.stdout.write(`[contention] ${figures(`${CLIENTS} clients`, run, retried - before, SECONDS)}\n`);
 
     expect(run.failures).toEqual([]);
     expect(run.refused).toEqual([]);
-    await until(async () => (await db.event.count({ where: { orgId: org.id, dispatchedAt: null } })) === 0, 60_000, "every event dispatched");
-    const check = await checkContention(sql, run, org.id, portal.id);
+    await until(async () => (await db.event.count({ where: { orgId: orgId, dispatchedAt: null } })) === 0, 60_000, "every event dispatched");
+    const check = await checkContention(sql, run, orgId, portalId);
     expect(check.problems).toEqual([]);
-    expect(await checkCounters(baseUrl, token, run, portal.id)).toEqual([]);
+    expect(await checkCounters(baseUrl, tokens[0]!, run, portalId)).toEqual([]);
     // Handed to the engine once each: no event id accepted twice.
-    const ids = new Set((await db.event.findMany({ where: { orgId: org.id }, select: { id: true } })).map((e) => e.id));
+    const ids = new Set((await db.event.findMany({ where: { orgId: orgId }, select: { id: true } })).map((e) => e.id));
     const accepted = executor.events.filter((e) => ids.has(e.id) && !e.duplicate);
     expect(accepted.length).toBe(ids.size);
     expect(new Set(accepted.map((e) => e.id)).size).toBe(ids.size);
