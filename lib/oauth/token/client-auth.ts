@@ -1,5 +1,5 @@
 import { safeEqual, sha256Hex } from "@/lib/crypto";
-import { query } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
 import type { OAuthParams } from "@/lib/oauth/token/read-params";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
@@ -67,9 +67,8 @@ export function clientCredentials(params: OAuthParams, authorization: string | n
 export async function authenticateClient(params: OAuthParams, authorization: string | null): Promise<AuthenticatedClient> {
   const { clientId, clientSecret } = clientCredentials(params, authorization);
   // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
-  const [client] = await query<{ id: string; clientId: string; orgId: string; allowedScopes: string[]; secretHash: string }>(
-    `SELECT "id", "clientId", "orgId", "allowedScopes", "secretHash" FROM "OAuthClient" WHERE "clientId" = $1`,
-    [clientId],
+  const [client] = await rows(
+    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes", "secretHash"]).where("clientId", "=", clientId),
   );
   if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client) throw invalidClient();
   return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope) };
