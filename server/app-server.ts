@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,10 +22,11 @@ type Dispatched = (req: Request) => Promise<Response>;
 const HANDLER = Symbol("client-portals.dispatched-handler");
 type ClaimedRequest = IncomingMessage & { [HANDLER]?: Dispatched };
 
-/** The project's root: server/ in the sources, dist/server/ once compiled. */
+/** The project's root: the nearest folder above this module with a package.json (server/ in the sources, dist/ compiled). */
 function projectRoot(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.basename(path.dirname(here)) === "dist" ? path.resolve(here, "../..") : path.resolve(here, "..");
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
 }
 
 /** A Host header that is a plain host[:port] (anything else is answered for the server's own origin). */
