@@ -2,14 +2,15 @@ import { deployment, type Deployment } from "@/lib/security/deployment";
 import { isPageRoute } from "@/lib/security/headers";
 import { applyResponseHeaders, responseHeaders } from "@/lib/security/response-headers";
 
-// The production server's own dispatch of the API (server/index.ts, issue 17). Next.js's router
-// and proxy.ts cost about 2-3 ms of CPU per request, more than a whole refresh grant of the
-// anchor (oidc-provider), so the hot, well-formed API requests skip them: a request whose path is
-// exactly one of the route table's and whose method that route exports goes straight to the same
-// route handler Next.js would call, with the same security headers proxy.ts would set. Anything
-// else (an unknown path, a trailing slash, a method the route does not export, HEAD and OPTIONS,
-// a path that is not valid percent-encoded UTF-8) returns null and goes through Next.js as
-// before: those answers (404, 405, 308, the catch-all's JSON) stay exactly Next's and proxy's.
+// The application server's own dispatch of the API (server/index.ts, in production and in
+// development). Next.js's router and proxy.ts cost about 2-3 ms of CPU per request, more than a
+// whole refresh grant of the anchor (oidc-provider), so the well-formed API requests skip them: a
+// request whose path is exactly one of the route table's and whose method that route exports goes
+// straight to the same route handler Next.js would call, with the response headers proxy.ts sets
+// (lib/security/response-headers.ts). Anything else (an unknown path, a trailing slash, a method
+// the route does not export, HEAD and OPTIONS, a path that is not valid percent-encoded UTF-8)
+// returns null and goes through Next.js: those answers (404, 405, 308, the catch-all's JSON) are
+// Next's and proxy's.
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: ReadonlySet<string> = new Set<Method>(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -80,7 +81,7 @@ function match(routes: CompiledRoute[], rawPath: string): { route: CompiledRoute
   return null;
 }
 
-/** Where instrumentation.ts leaves the dispatcher for server/index.ts (one process, two module graphs). */
+/** Where app/api/dispatcher/route.ts leaves the dispatcher for the application server (server/app-server.ts). */
 export const API_DISPATCHER = Symbol.for("client-portals.api-dispatcher");
 
 export interface ApiDispatcher {
