@@ -76,7 +76,7 @@ export default defineConfig([
   },
   {
     files: DISPATCHED_APP,
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
     rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT, paths: REQUEST_CONTEXT_PATHS }] },
   },
   {
