@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
@@ -8,6 +9,7 @@ import { kickEventRelay } from "@/lib/events/event-relay";
 import { recordEvent } from "@/lib/events/record-event";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 import { checkRequestSpec } from "./make-request-task";
 import { parseRequestSpec, specError } from "./parse-spec";
 import { MAX_BULK_PORTALS, type RequestSpecInput } from "./schemas";
@@ -79,10 +81,26 @@ export async function createBulkRequest({
 
   const result = await runInTransaction(async (tx) => {
     // A concurrent press with the same key: the unique key lets one insert through; the other reads it.
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO "BulkRequest" ("id", "orgId", "idempotencyKey", "createdById", "spec", "status", "sentAt", "total", "createdAt", "updatedAt")
-      VALUES (gen_random_uuid(), ${orgId}::uuid, ${idempotencyKey}, ${userIdOf(viewer)}::uuid, ${JSON.stringify(spec)}::jsonb, 'running', now(), ${portals.length}, now(), now())
-      ON CONFLICT ("orgId", "idempotencyKey") DO NOTHING RETURNING "id"`;
+    const now = new Date();
+    const inserted = await rows(
+      sql
+        .insertInto("BulkRequest")
+        .values({
+          id: randomUUID(),
+          orgId,
+          idempotencyKey,
+          createdById: userIdOf(viewer),
+          spec: JSON.stringify(spec),
+          status: "running",
+          sentAt: now,
+          total: portals.length,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflict((conflict) => conflict.columns(["orgId", "idempotencyKey"]).doNothing())
+        .returning("id"),
+      { tx },
+    );
     const row = inserted[0];
     if (!row) {
       const other = await tx.bulkRequest.findUniqueOrThrow({ where: { orgId_idempotencyKey: { orgId, idempotencyKey } }, select: { id: true } });

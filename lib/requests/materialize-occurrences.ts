@@ -2,6 +2,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { db, runInTransaction } from "@/lib/db";
 import { forbidden, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { rows, sql } from "@/lib/sql";
 import { makeRequestTask, portalGuestIds } from "./make-request-task";
 import { parseRequestSpec } from "./parse-spec";
 import { currentPeriod, occursAt } from "./recurrence";
@@ -39,11 +40,28 @@ export async function materializeDueOccurrences({ viewer, now = new Date() }: { 
     const at = occursAt(schedule, period);
     const made = await runInTransaction(
       async (tx) => {
-        const claimed = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO "RecurringOccurrence" ("id", "scheduleId", "portalId", "period", "occursAt", "createdAt")
-        SELECT gen_random_uuid(), r."id", r."portalId", ${period}, ${at}::timestamp(3), now()
-        FROM "RecurringRequest" r WHERE r."id" = ${schedule.id}::uuid AND r."status" = 'active'
-        ON CONFLICT ("portalId", "scheduleId", "period") DO NOTHING RETURNING "id"`;
+        // Only while the schedule is still active, once per period (the unique key).
+        const claimed = await rows(
+          sql
+            .insertInto("RecurringOccurrence")
+            .columns(["id", "scheduleId", "portalId", "period", "occursAt"])
+            .expression((eb) =>
+              eb
+                .selectFrom("RecurringRequest as r")
+                .select((s) => [
+                  s.fn<string>("gen_random_uuid", []).as("id"),
+                  "r.id as scheduleId",
+                  "r.portalId",
+                  s.cast<string>(s.val(period), "text").as("period"),
+                  s.cast<Date>(s.val(at), "timestamp(3)").as("occursAt"),
+                ])
+                .where("r.id", "=", schedule.id)
+                .where("r.status", "=", "active"),
+            )
+            .onConflict((conflict) => conflict.columns(["portalId", "scheduleId", "period"]).doNothing())
+            .returning("id"),
+          { tx },
+        );
         const occurrence = claimed[0];
         if (!occurrence) return false;
         const spec = parseRequestSpec(schedule.spec);

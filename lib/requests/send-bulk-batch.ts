@@ -3,6 +3,7 @@ import { db, runInTransaction } from "@/lib/db";
 import { requireOrg } from "@/lib/access/policy";
 import { isAppError, notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 import { makeRequestTask, portalGuestIds } from "./make-request-task";
 import { RequestSpecSchema, type RequestSpec } from "./schemas";
 
@@ -49,8 +50,10 @@ export async function sendBulkBatch({ viewer, bulkRequestId, limit = BULK_BATCH_
 async function sendItem(viewer: Viewer, sentAt: Date, spec: RequestSpec, item: { id: string; portalId: string }): Promise<ItemOutcome> {
   return runInTransaction(
     async (tx) => {
-      const claimed = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "BulkRequestItem" WHERE "id" = ${item.id}::uuid AND "status" = 'pending' FOR UPDATE SKIP LOCKED`;
+      const claimed = await rows(
+        sql.selectFrom("BulkRequestItem").select("id").where("id", "=", item.id).where("status", "=", "pending").forUpdate().skipLocked(),
+        { tx },
+      );
       if (claimed.length === 0) return "gone";
       const finish = (status: "sent" | "skipped" | "failed", data: { taskId?: string; reason?: string } = {}) =>
         tx.bulkRequestItem.update({ where: { id: item.id }, data: { status, processedAt: new Date(), ...data } }).then(() => status);

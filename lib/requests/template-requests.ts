@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { db, runInTransaction } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 import { checkRequestSpec, makeRequestTask } from "./make-request-task";
 import { parseRequestSpec } from "./parse-spec";
 import { firstPeriod } from "./recurrence";
@@ -42,7 +43,7 @@ export async function addTemplateRequest({
   if (parsed && !parsed.success) throw invalidRequest(`recurrence.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`);
   await checkRequestSpec(viewer, spec);
   return runInTransaction(async (tx) => {
-    await tx.$queryRaw`SELECT "id" FROM "Portal" WHERE "id" = ${portalId}::uuid FOR UPDATE`;
+    await rows(sql.selectFrom("Portal").select("id").where("id", "=", portalId).forUpdate(), { tx });
     const count = await tx.templateRequest.count({ where: { portalId } });
     if (count >= MAX_TEMPLATE_REQUESTS) throw invalidRequest(`portalId: A template holds at most ${MAX_TEMPLATE_REQUESTS} requests`);
     const row = await tx.templateRequest.create({

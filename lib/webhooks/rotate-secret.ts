@@ -5,6 +5,7 @@ import { encrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 import { newWebhookSecret, SECRET_GRACE_MS } from "./secret";
 
 /**
@@ -21,8 +22,7 @@ export async function rotateWebhookSecret({ viewer, webhookId }: { viewer: Viewe
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = new Date(Date.now() + SECRET_GRACE_MS);
   await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ secretEncrypted: string }[]>`
-      SELECT "secretEncrypted" FROM "Webhook" WHERE "id" = ${webhookId}::uuid AND "orgId" = ${orgId}::uuid FOR UPDATE`;
+    const [row] = await rows(sql.selectFrom("Webhook").select("secretEncrypted").where("id", "=", webhookId).where("orgId", "=", orgId).forUpdate(), { tx });
     if (!row) throw notFound("Webhook");
     await tx.webhook.update({
       where: { id: webhookId },

@@ -933,7 +933,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Trimmed, 1-200 characters */
+                    /** @description Trimmed, 1-200 characters; no control, invisible or bidirectional formatting characters */
                     name: string;
                     /** @description At most 50 tags, each trimmed, 1-100 characters; duplicates are dropped */
                     tags?: string[];
@@ -1023,7 +1023,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Trimmed, 1-200 characters */
+                    /** @description Trimmed, 1-200 characters; no control, invisible or bidirectional formatting characters */
                     name?: string;
                     /** @description At most 50 tags, each trimmed, 1-100 characters; duplicates are dropped */
                     tags?: string[];
@@ -1173,7 +1173,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Trimmed, 1-255 characters, including the extension; no path separators or control characters */
+                    /** @description Trimmed, 1-255 characters, including the extension; no path separators, control, invisible or bidirectional formatting characters */
                     filename: string;
                     /** @description Two-step: the Content-Type the upload URL is signed for (default application/octet-stream). One-step: overrides the Content-Type the server of file_url answers with */
                     contentType?: string;
@@ -1264,7 +1264,7 @@ export interface operations {
                      * @description The file_id returned by POST files
                      */
                     file_id: string;
-                    /** @description Trimmed, 1-255 characters, including the extension; no path separators or control characters */
+                    /** @description Trimmed, 1-255 characters, including the extension; no path separators, control, invisible or bidirectional formatting characters */
                     filename: string;
                     /** @description Defaults to the filename's extension (lower-cased, without the dot) */
                     extension?: string;
