@@ -24,10 +24,11 @@ export interface Admitted {
  * 401 invalid_token unless the request carries a valid access token of a live grant; the request
  * is then counted (D7). One statement for the grant, the organization gate (D8, checked on every
  * request: an organization can lose API access while its tokens are still unexpired) and the
- * counter: lib/api/rate-limit.ts.
+ * counter: lib/api/rate-limit.ts. `audience`: the resource admitting (the REST API by default; the
+ * MCP server passes its own), so a token is accepted only where it was issued for.
  */
-export async function admit(req: Request): Promise<Admitted> {
-  const verified = await verifyAccessTokenClaims(readBearerToken(req));
+export async function admit(req: Request, audience?: string): Promise<Admitted> {
+  const verified = await verifyAccessTokenClaims(readBearerToken(req), audience);
   const admission = await admitRequest(verified);
   if (!admission) throw grantRevoked();
   const { jti: _jti, expiresAt: _expiresAt, ...claims } = verified;
