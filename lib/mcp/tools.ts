@@ -43,7 +43,8 @@ export interface McpTool {
   scope: Scope;
   /** Key of the list in the structured result, for list operations. */
   listKey?: string;
-  run(args: RunArgs): Promise<{ status: number; body: unknown; next?: Cursor | null }>;
+  /** `exact`: the body is already the response schema's output (lib/api/response.ts exactJson). */
+  run(args: RunArgs): Promise<{ status: number; body: unknown; next?: Cursor | null; exact?: true }>;
 }
 
 // The domain calls, typed by the operation's parsed input (the API's parse is what reaches them).
@@ -65,7 +66,8 @@ export const MCP_TOOLS: McpTool[] = [
       const q = query as Any;
       const externalId = q.externalSystem !== undefined && q.externalId !== undefined ? { system: q.externalSystem, value: q.externalId } : undefined;
       const { items, next } = await listPortals({ viewer, templatesOnly: q.templatesOnly, externalId, limit: q.limit, cursor: q.cursor });
-      return listOf(items.map(toPortalBody), next);
+      // toPortalBody writes the response as sent (the list handler's exactJson).
+      return { ...listOf(items.map(toPortalBody), next), exact: true as const };
     },
   },
   {
@@ -179,7 +181,7 @@ export async function runTool(tool: McpTool, viewer: UserViewer, args: Record<st
   const schema = tool.operation.responses[result.status];
   if (!schema) throw new Error(`Tool ${tool.name} returned status ${result.status}, which its operation does not declare`);
   // The API's serialization: the response schema's parse (dates as ISO text), then JSON.
-  const value: unknown = JSON.parse(JSON.stringify(schema.parse(result.body)));
+  const value: unknown = JSON.parse(JSON.stringify(result.exact ? result.body : schema.parse(result.body)));
   if (tool.listKey) return { [tool.listKey]: value, next_cursor: result.next ? encodeCursor(result.next) : null };
   return value as Record<string, unknown>;
 }
