@@ -276,6 +276,8 @@ describe("MCP server with OAuth", () => {
       expect((result as CallToolResult).isError, name).toBe(true);
       expect(textOf(result), name).toMatch(/^not_found: /);
     }
+    const malformed = await client.callTool({ name: "get_portal", arguments: { portalId: "not-an-id" } });
+    expect(textOf(malformed)).toMatch(/^not_found: /);
     const found = await client.callTool({ name: "find_portals", arguments: {} });
     expect(structured(found)["portals"]).toEqual([]);
     expect(await db.task.count({ where: { portalId: foreign.id } })).toBe(0);

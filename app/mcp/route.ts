@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { admitMcp } from "@/lib/mcp/auth";
-import { buildMcpServer } from "@/lib/mcp/server";
+import { admitMcp } from "@/lib/api/mcp/auth";
+import { buildMcpServer } from "@/lib/api/mcp/server";
 
 // POST /mcp - the MCP server (Streamable HTTP, stateless, JSON responses); docs/mcp.md.
 

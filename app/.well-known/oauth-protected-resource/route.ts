@@ -1,4 +1,4 @@
-import { protectedResourceMetadataResponse } from "@/lib/mcp/metadata";
+import { protectedResourceMetadataResponse } from "@/lib/api/mcp/metadata";
 
 // GET /.well-known/oauth-protected-resource - the same metadata at the root (the MCP spec's fallback)
 

@@ -1,4 +1,4 @@
-import { protectedResourceMetadataResponse } from "@/lib/mcp/metadata";
+import { protectedResourceMetadataResponse } from "@/lib/api/mcp/metadata";
 
 // GET /.well-known/oauth-protected-resource/mcp - the MCP server's protected resource metadata (RFC 9728)
 

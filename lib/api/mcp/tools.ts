@@ -6,7 +6,7 @@ import { listFilesOperation } from "@/lib/api/operations/files";
 import { inviteGuestsOperation } from "@/lib/api/operations/guests";
 import { getPortalOperation, listPortalsOperation } from "@/lib/api/operations/portals";
 import { completeTaskOperation, createTaskOperation, listTasksOperation } from "@/lib/api/operations/tasks";
-import { invalidRequest } from "@/lib/errors";
+import { AppError, invalidRequest } from "@/lib/errors";
 import { listPortalFiles } from "@/lib/files/list-files";
 import { toFileResponse } from "@/lib/files/to-response";
 import { inviteGuests } from "@/lib/guests/invite-guests";
@@ -165,8 +165,11 @@ function parsePart(schema: z.ZodType | undefined, args: Record<string, unknown>,
   const keys = Object.keys(shapeOf(schema));
   const input = Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
   const result = schema.safeParse(input);
-  if (!result.success) throw invalidRequest(formatZodError(result.error, root));
-  return result.data as Record<string, unknown>;
+  if (result.success) return result.data as Record<string, unknown>;
+  // As the API: a malformed id names nothing that exists (D4), a missing one is bad input.
+  const malformedId = root === "Path" ? result.error.issues.find((i) => i.code === "custom") : undefined;
+  if (malformedId) throw new AppError("not_found", malformedId.message);
+  throw invalidRequest(formatZodError(result.error, root));
 }
 
 /** Runs a tool: the operation's parse of each part (as the API parses it), then the domain call. */
