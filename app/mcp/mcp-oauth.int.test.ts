@@ -260,6 +260,34 @@ describe("MCP server with OAuth", () => {
     await client.close();
   });
 
+  it("refreshes a public client's token for the same resource, and closes /mcp when the organization loses API access", async () => {
+    const org = await createTestOrg();
+    const member = await createTestUser({ orgId: org.id, role: "member" });
+    const { client, provider } = await connectThroughOAuth(member.id);
+    await client.close();
+    const refreshed = await fetch(`${server.url}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.saved!.refresh_token!, client_id: provider.info!.client_id }),
+    });
+    expect(refreshed.status).toBe(200);
+    const tokens = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    expect(claims["aud"]).toBe(`${server.url}/mcp`);
+    expect(tokens.refresh_token).not.toBe(provider.saved!.refresh_token);
+
+    // D8, as the API applies it: checked on every request.
+    await db.organization.update({ where: { id: org.id }, data: { apiEnabled: false } });
+    const closed = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tokens.access_token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(closed.status).toBe(403);
+    expect(await closed.json()).toMatchObject({ error: "api_access_disabled" });
+    expect(closed.headers.get("x-ratelimit-limit")).toBeTruthy();
+  });
+
   it("cannot see another organization's portal", async () => {
     const org = await createTestOrg();
     const member = await createTestUser({ orgId: org.id, role: "member" });
