@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test, type Page } from "@playwright/test";
+import { MemoryOAuthProvider } from "./mcp-oauth-provider";
 import { callbackServer, signIn } from "./support";
 
 // The MCP server against the production build, as an assistant connects to it: the SDK's client
@@ -15,46 +14,6 @@ import { callbackServer, signIn } from "./support";
 test.describe.configure({ mode: "serial" });
 
 const callback = callbackServer();
-
-class BrowserProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return callback.uri;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "E2E Assistant",
-      redirect_uris: [callback.uri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** The member approves on the consent screen; returns the code the browser brought back. */
 async function approveInBrowser(page: Page, authorizationUrl: URL, expectedText: RegExp): Promise<string> {
@@ -83,7 +42,7 @@ test("an MCP client registers, is approved on the consent screen and creates a t
   const metadata = (await (await request.get(pointer!)).json()) as { resource: string };
   expect(metadata.resource).toBe(`${baseURL}/mcp`);
 
-  const provider = new BrowserProvider();
+  const provider = new MemoryOAuthProvider(() => callback.uri, "E2E Assistant");
   const url = new URL(metadata.resource);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
   await expect(new Client({ name: "e2e", version: "1.0.0" }).connect(first)).rejects.toThrow(/Unauthorized/);

@@ -1,7 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -17,6 +15,7 @@ import { GET as tasksGET } from "@/app/api/v1/portals/[portalId]/tasks/route";
 import { POST as mcpPOST } from "@/app/mcp/route";
 import { POST as registerPOST } from "@/app/oauth/register/route";
 import { POST as tokenPOST } from "@/app/oauth/token/route";
+import { MemoryOAuthProvider } from "@/e2e/mcp-oauth-provider";
 import { startLoopbackServer, type LoopbackServer } from "./test-support/loopback-server";
 
 // The MCP server through the SDK's own client (Client + StreamableHTTPClientTransport + its OAuth
@@ -53,47 +52,6 @@ afterAll(async () => {
   resetEnvForTests();
 });
 
-/** The SDK's OAuthClientProvider, in memory; authorization is answered by `approve`. */
-class MemoryProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Test MCP client",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 /** What the consent screen does when `userId` approves `scopes` (all requested ones by default). */
 async function approve(authorizationUrl: URL, userId: string, scopes?: string[]): Promise<string> {
   const params: AuthorizeParams = authorizeParamsFrom(authorizationUrl.searchParams);
@@ -108,7 +66,7 @@ async function approve(authorizationUrl: URL, userId: string, scopes?: string[])
 
 /** The whole flow with the SDK: 401, discovery, registration, consent, token; a connected client. */
 async function connectThroughOAuth(userId: string, scopes?: string[]) {
-  const provider = new MemoryProvider();
+  const provider = new MemoryOAuthProvider(() => REDIRECT_URI, "Test MCP client");
   const url = new URL(`${server.url}/mcp`);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
   await expect(new Client({ name: "test", version: "1.0.0" }).connect(first)).rejects.toThrow(/Unauthorized/);
