@@ -68,21 +68,25 @@ export function clientCredentials(params: OAuthParams, authorization: string | n
 /**
  * RFC 6749 2.1 / OAuth 2.1: a public client (token_endpoint_auth_method "none") sends its
  * client_id alone; its code is bound to it by PKCE instead (exchange-code.ts). Only a client that
- * is public may do so, and only once a member approved it (it then has an organization).
+ * is public may do so, and only once a member approved it (it then has an organization). Null
+ * when the client_id is not a public client's.
  */
-async function authenticatePublicClient(clientId: string): Promise<AuthenticatedClient> {
+async function authenticatePublicClient(clientId: string): Promise<AuthenticatedClient | null> {
   const [client] = await query<{ id: string; clientId: string; orgId: string | null; allowedScopes: string[] }>(
     `SELECT "id", "clientId", "orgId", "allowedScopes" FROM "OAuthClient" WHERE "clientId" = $1 AND "isPublic"`,
     [clientId],
   );
-  if (!client?.orgId) throw invalidClient();
+  if (!client) return null;
+  if (!client.orgId) throw invalidClient();
   return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope), isPublic: true };
 }
 
 /** The authenticated client, or 401 invalid_client (unknown client and wrong secret alike). */
 export async function authenticateClient(params: OAuthParams, authorization: string | null): Promise<AuthenticatedClient> {
   const publicId = params.get("client_id");
-  if (authorization === null && publicId !== undefined && !params.has("client_secret")) return authenticatePublicClient(publicId);
+  // Any other client without credentials gets the answer of clientCredentials (RFC 6749 2.3.1).
+  const publicClient = authorization === null && publicId !== undefined && !params.has("client_secret") ? await authenticatePublicClient(publicId) : null;
+  if (publicClient) return publicClient;
   const { clientId, clientSecret } = clientCredentials(params, authorization);
   // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
   const [client] = await query<{ id: string; clientId: string; orgId: string; allowedScopes: string[]; secretHash: string }>(
