@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { getUserViewer } from "@/lib/access/viewer";
+import { db } from "@/lib/db";
 import { verifyAccessTokenClaims } from "@/lib/oauth/access-token";
+import { rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { checkAuthorizeRequest, issueAuthorizationCode } from "@/lib/oauth/authorize";
 import { registerPublicClient } from "@/lib/oauth/clients/dynamic";
 import { apiResource, mcpResource } from "@/lib/oauth/resource";
@@ -77,6 +80,10 @@ describe("resource indicators and public clients", () => {
     const ok = await postToken({ grant_type: "authorization_code", code: code2, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: VERIFIER });
     expect(ok).toMatchObject({ status: 200, body: { scope: "portal:read" } });
     await expect(verifyAccessTokenClaims(ok.body["access_token"] as string)).resolves.toMatchObject({ orgId: org.id, userId: user.id });
+    // Now a client of the organization under API settings, without a secret to rotate.
+    const admin = await createTestUser({ orgId: org.id, role: "admin" });
+    const { id } = await db.oAuthClient.findUniqueOrThrow({ where: { clientId }, select: { id: true } });
+    await expect(rotateClientSecret({ viewer: await getUserViewer(admin.id, org.id), id })).rejects.toThrow(/public .* no secret to rotate/);
   });
 
   it("does not let a member of several organizations be the first to approve a registered client", async () => {
@@ -84,7 +91,6 @@ describe("resource indicators and public clients", () => {
     const a = await createTestOrg();
     const b = await createTestOrg();
     const user = await createTestUser({ orgId: a.id });
-    const { db } = await import("@/lib/db");
     await db.membership.create({ data: { orgId: b.id, userId: user.id, role: "member" } });
     const check = await authorize(clientId, { code_challenge: s256Challenge(VERIFIER), code_challenge_method: "S256" });
     if (check.kind !== "ok") throw new Error("refused");
