@@ -25,7 +25,7 @@ export default defineConfig({
           name: "unit",
           environment: "node",
           include: ["**/*.test.ts", "**/*.test.tsx"],
-          exclude: [...exclude, "**/*.int.test.ts", "**/*.int.test.tsx"],
+          exclude: [...exclude, "**/*.int.test.ts", "**/*.int.test.tsx", "packages/client/test/**"],
         },
       },
       {
@@ -60,6 +60,21 @@ export default defineConfig({
           fileParallelism: false,
           maxWorkers: 1,
           testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // npm test -- client: the typed client (packages/client) against the production build.
+          name: "client",
+          environment: "node",
+          include: ["packages/client/test/**/*.test.ts"],
+          globalSetup: ["packages/client/test/global-setup.ts"],
+          setupFiles: ["packages/client/test/env.ts"],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 60_000,
           hookTimeout: 240_000,
         },
       },

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { authorizeNewClient, callbackServer, signIn } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
 
 // The client's side (issue 15), as the client does it in Chromium: the seeded Northwind Advisors
 // portal (scripts/seed-guest.ts) gives Casey Client a task of every kind; Val Viewer may not
@@ -25,12 +24,7 @@ async function checkGuestPage(page: Page, name: string): Promise<void> {
     expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
     await page.screenshot({ path: `test-results/screenshots/guest-${name}-${size.width}x${size.height}.png`, fullPage: true });
   }
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${name}`,
-  ).toEqual([]);
+  await expectAxeClean(page, name);
   await page.setViewportSize({ width: 390, height: 844 });
 }
 

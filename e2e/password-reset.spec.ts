@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { authorizeNewClient, callbackServer } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean } from "./support";
 
 // Guest account care (issue 15, item 4), on a phone: a guest invited through the API signs in with
 // a magic link (and, being only a guest, lands on the guest home), then on another device forgets
@@ -22,12 +21,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${name} is wider than the phone`).toBeLessThanOrEqual(innerWidth);
   await page.screenshot({ path: `test-results/screenshots/${name}-390x844.png`, fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${name}`,
-  ).toEqual([]);
+  await expectAxeClean(page, name);
 }
 
 /** The newest captured email of a template to the guest, and the first link in it. */

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 // What several specs need: the demo sign-in and an OAuth client's callback server on loopback.
@@ -82,4 +83,14 @@ export async function authorizeNewClient(
   });
   expect(tokenResponse.status()).toBe(200);
   return { clientId, clientSecret, accessToken: String(((await tokenResponse.json()) as Record<string, unknown>).access_token) };
+}
+
+/** No serious or critical axe violation on the page as it is, each named with its elements. */
+export async function expectAxeClean(page: Page, name: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `axe on ${name}`,
+  ).toEqual([]);
 }

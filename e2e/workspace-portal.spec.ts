@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eServerEnv } from "./server-env";
-import { authorizeNewClient, callbackServer, signIn } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
 
 // The member workspace of a portal (issue 13, everything but Files): the header (workflow state,
 // tags, archive), the Tasks, Guests, History and Settings tabs, as the demo admin uses them.
@@ -25,12 +24,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
     await page.screenshot({ path: `test-results/screenshots/workspace-${name}-${size.width}x${size.height}.png`, fullPage: true });
   }
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${name}`,
-  ).toEqual([]);
+  await expectAxeClean(page, name);
   await page.setViewportSize(SIZES[0]);
 }
 

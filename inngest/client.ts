@@ -53,6 +53,7 @@ export const events = {
   "task.reminders_changed": eventType("task.reminders_changed", { schema: relayedEventSchemas["task.reminders_changed"] }),
   "webhook/delivery.requested": eventType("webhook/delivery.requested", { schema: relayedEventSchemas["webhook/delivery.requested"] }),
   "partner/push.requested": eventType("partner/push.requested", { schema: relayedEventSchemas["partner/push.requested"] }),
+  "bulk-request/send.requested": eventType("bulk-request/send.requested", { schema: relayedEventSchemas["bulk-request/send.requested"] }),
 } satisfies { [T in EventType]: { name: T } };
 
 /**

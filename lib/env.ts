@@ -64,9 +64,23 @@ const schema = z
      */
     INNGEST_MAX_WAKES_PER_RUN: z.coerce.number().int().positive().max(450).default(300),
 
+    /**
+     * How long a client's new-request and a member's new-file notices wait for others of their
+     * kind before they go out as one email (lib/notifications/batch.ts).
+     */
+    NOTIFY_BATCH_SECONDS: z.coerce.number().nonnegative().max(3600).default(60),
+
     OUTBOUND_ALLOW_PRIVATE: bool,
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
 
+    /** How long sign-in stays locked for an account or address after too many failures (lib/auth/throttle.ts). */
+    AUTH_LOCK_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(15),
+    /** Proxies in front of the server whose X-Forwarded-For entries are trusted for the client's address (0: the socket's peer). */
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** Requests per OAuth client per UTC day (D7); lowered in tests. */
     API_RATE_LIMIT_PER_DAY: z.coerce.number().int().positive().default(10_000),
     /** Largest JSON body an /api/v1 request may send (413 payload_too_large above it). */

@@ -47,6 +47,8 @@ export class AppError extends Error {
 }
 
 export const invalidRequest = (description: string) => new AppError("invalid_request", description);
+/** 400 `field: message` for the API, with the field and the bare message for a form (lib/web/form-input). */
+export const invalidField = (field: string, message: string) => new AppError("invalid_request", `${field}: ${message}`, {}, { field, userMessage: message });
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);
 export const conflict = (description: string) => new AppError("conflict", description);
 export const forbidden = (description: string) => new AppError("forbidden", description);

@@ -50,3 +50,18 @@ export function findTextProblem(value: unknown, root: string): string | null {
   }
   return null;
 }
+
+// Names shown to people (files, folders, portals) must read as what they are (Unicode TR 36,
+// CWE-451): control characters (Cc), line and paragraph separators, and the invisible format
+// characters (Cf) are refused, among them the bidirectional controls that reorder what is shown
+// ("invoice\u202Efdp.exe" displays as "invoiceexe.pdf"). ZERO WIDTH NON-JOINER and JOINER stay:
+// Persian, Indic scripts and emoji sequences need them and they cannot reorder text.
+const HIDDEN_OR_REORDERING = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** Why `value` cannot be a displayed name (naming the first offending character), or null. */
+export function displayNameProblem(value: string): string | null {
+  const found = HIDDEN_OR_REORDERING.exec(value);
+  if (!found) return null;
+  const codePoint = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `Must not contain control, invisible or bidirectional formatting characters (U+${codePoint})`;
+}

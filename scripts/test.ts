@@ -13,7 +13,9 @@
  *   9. zapier       the Zapier app (integrations/zapier, its own package): `npm ci` there when its
  *                   node_modules is missing or older than its lock, then its vitest suite, which
  *                   drives the app against the build from step 6 (one server, fresh services)
- *  10. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
+ *  10. client       vitest --project client: the typed client (packages/client) against the build
+ *                   from step 6 (its own server on CLIENT_E2E_PORT, default 3163)
+ *  11. fuzz         vitest --project fuzz: property-based requests from the OpenAPI document
  *                   against the build from step 6 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
  *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
  *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162),
@@ -22,9 +24,9 @@
  * Not here: `npm run test:faults` (faults/, run by .ci/run after npm test), which stops and starts
  * a PostgreSQL, S3 and job engine of its own under the same build.
  *
- * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier`, `-- fuzz` (several may be given)
- * run just those tiers, with the steps they need first (generate; and build for e2e, durable, zapier
- * and fuzz). The last line is always
+ * `npm test -- unit`, `-- int`, `-- e2e`, `-- durable`, `-- zapier`, `-- client`, `-- fuzz` (several
+ * may be given) run just those tiers, with the steps they need first (generate; and build for e2e,
+ * durable, zapier, client and fuzz). The last line is always
  * `N passed, N failed`: the tests of all tiers that ran, counted from the runners' JSON reports.
  */
 import { spawn } from "node:child_process";
@@ -140,6 +142,7 @@ const STEPS: Step[] = [
     env: { NEXT_TELEMETRY_DISABLED: "1" },
     count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
   },
+  { ...vitest("client", "Typed client tests (vitest --project client, against the production build)", "client"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
   { ...vitest("fuzz", "Fuzz tests (vitest --project fuzz, against the production build)", "fuzz"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
 ];
 
@@ -151,6 +154,7 @@ const TIERS: Record<string, string[]> = {
   e2e: ["generate", "build", "e2e"],
   durable: ["generate", "build", "durable"],
   zapier: ["generate", "build", "zapier-deps", "zapier"],
+  client: ["generate", "build", "client"],
   fuzz: ["generate", "build", "fuzz"],
   typecheck: ["generate", "typecheck"],
   lint: ["generate", "lint"],

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 
 import type { ApiDispatcher } from "../lib/api/dispatch.ts";
+import { CLIENT_IP_HEADER, resolveClientIp } from "../lib/security/client-ip.ts";
 import { sendWebResponse, toWebRequest } from "./node-bridge.ts";
 
 function option(short: string, long: string): string | undefined {
@@ -40,6 +41,8 @@ await app.prepare();
 // Next.js runs instrumentation.ts at its first request (not in prepare()): until then every request
 // goes through Next.js, which is correct, only slower.
 const dispatcherOf = () => (globalThis as Record<symbol, unknown>)[Symbol.for("client-portals.api-dispatcher")] as ApiDispatcher | undefined;
+// Proxies in front whose X-Forwarded-For entries are trusted (lib/env.ts TRUSTED_PROXY_HOPS).
+const trustedProxyHops = Number(process.env["TRUSTED_PROXY_HOPS"] ?? 0) || 0;
 const origin = `http://${hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname}:${port}`;
 
 const server = createServer((req, res) => {
@@ -50,6 +53,8 @@ const server = createServer((req, res) => {
   const dispatcher = dispatcherOf();
   const handler = dispatcher?.claims(rawPath) ? dispatcher.find(req.method ?? "GET", rawPath) : null;
   if (!handler) {
+    // Sessions and sign-in throttling read the client's address from here (lib/security/client-ip.ts).
+    req.headers[CLIENT_IP_HEADER] = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]?.toString(), trustedProxyHops);
     void nextHandler(req, res);
     return;
   }

@@ -13,6 +13,7 @@ import * as taskComplete from "./v1/tasks/[taskId]/complete/route";
 import * as webhook from "./v1/webhooks/[webhookId]/route";
 import * as webhookDeliveries from "./v1/webhooks/[webhookId]/deliveries/route";
 import * as webhookRedeliver from "./v1/webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as webhookRotateSecret from "./v1/webhooks/[webhookId]/rotate-secret/route";
 import * as webhookTest from "./v1/webhooks/[webhookId]/test/route";
 import * as webhooks from "./v1/webhooks/route";
 import * as workflowStates from "./v1/workflow-states/route";
@@ -44,6 +45,7 @@ export const API_ROUTE_TABLE: RouteTable = {
     { path: "/api/v1/webhooks/[webhookId]", module: webhook },
     { path: "/api/v1/webhooks/[webhookId]/deliveries", module: webhookDeliveries },
     { path: "/api/v1/webhooks/[webhookId]/deliveries/[deliveryId]/redeliver", module: webhookRedeliver },
+    { path: "/api/v1/webhooks/[webhookId]/rotate-secret", module: webhookRotateSecret },
     { path: "/api/v1/webhooks/[webhookId]/test", module: webhookTest },
     { path: "/api/v1/workflow-states", module: workflowStates },
     { path: "/oauth/token", module: oauthToken },

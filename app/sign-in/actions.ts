@@ -1,6 +1,6 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { signIn, signOut } from "@/lib/auth";
 import { safeReturnPath } from "@/lib/auth/safe-return";
@@ -15,11 +15,14 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     await signIn("credentials", {
       email: formData.get("email"),
       password: formData.get("password"),
+      code: formData.get("code") ?? "",
       redirectTo: callbackUrl,
     });
   } catch (e) {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
-    if (e instanceof AuthError) redirect(`/sign-in?error=credentials&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    const reasons = ["throttled", "second_factor", "second_factor_wrong"];
+    const reason = e instanceof CredentialsSignin && reasons.includes(e.code) ? e.code : "credentials";
+    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
     throw e;
   }
 }

@@ -14,13 +14,20 @@ export const metadata: Metadata = { title: "Sign in" };
 const MESSAGES: Record<string, string> = {
   credentials: "That email and password do not match an account.",
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
+  second_factor: "This account has two-factor authentication on: enter your password again with the code from your authenticator app (or a recovery code).",
+  second_factor_wrong: "That code is not right. Enter your password again with the current code from your authenticator app (or an unused recovery code).",
+  throttled: "Too many sign-in attempts. Wait a few minutes, then try again (or reset your password).",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const callbackUrl = safeReturnPath(params.callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
-  const error = typeof params.error === "string" ? (MESSAGES[params.error] ?? "Sign-in failed. Try again.") : null;
+  // The credentials callback posted to directly reports these as `code=<reason>`.
+  const code = typeof params.code === "string" && params.code in MESSAGES ? params.code : null;
+  const reason = code ?? params.error;
+  const askCode = reason === "second_factor" || reason === "second_factor_wrong";
+  const error = typeof reason === "string" ? (MESSAGES[reason] ?? "Sign-in failed. Try again.") : null;
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
@@ -31,6 +38,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Input label="Email" id="email" name="email" type="email" autoComplete="email" required />
           <Input label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
+          {askCode ? <Input label="Authentication code" id="code" name="code" autoComplete="one-time-code" inputMode="text" required /> : null}
           <Button type="submit" className="w-full">
             Sign in
           </Button>

@@ -3,6 +3,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
+import { useToast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
@@ -24,6 +25,20 @@ function Hidden({ portalId, taskId }: { portalId: string; taskId: string }) {
   );
 }
 
+/**
+ * useActionState for a task's form, with a toast on success: the page refreshes in the same
+ * response and the task moves to the done list (its card leaves), so the toast is what says it
+ * was sent and what happens next.
+ */
+function useTaskAction(action: FormAction<TaskFormState>, title: string, description: string) {
+  const toast = useToast();
+  return useActionState(async (prev: TaskFormState, data: FormData) => {
+    const state = await action(prev, data);
+    if (state.done) toast(title, { description });
+    return state;
+  }, {});
+}
+
 function Done({ children }: { children: string }) {
   return (
     <p role="status" className="flex items-center gap-2 text-sm font-medium text-green-700">
@@ -32,8 +47,8 @@ function Done({ children }: { children: string }) {
   );
 }
 
-export function QuestionForm({ action, portalId, taskId }: { action: FormAction<TaskFormState>; portalId: string; taskId: string }) {
-  const [state, formAction, pending] = useActionState(action, {});
+export function QuestionForm({ action, portalId, taskId, next }: { action: FormAction<TaskFormState>; portalId: string; taskId: string; next: string }) {
+  const [state, formAction, pending] = useTaskAction(action, "Answer sent", next);
   if (state.done) return <Done>Answer sent. Thank you!</Done>;
   return (
     <form action={formAction} className="space-y-3">
@@ -55,8 +70,8 @@ export function QuestionForm({ action, portalId, taskId }: { action: FormAction<
   );
 }
 
-export function MarkDoneForm({ action, portalId, taskId }: { action: FormAction<TaskFormState>; portalId: string; taskId: string }) {
-  const [state, formAction, pending] = useActionState(action, {});
+export function MarkDoneForm({ action, portalId, taskId, next }: { action: FormAction<TaskFormState>; portalId: string; taskId: string; next: string }) {
+  const [state, formAction, pending] = useTaskAction(action, "Marked as done", next);
   if (state.done) return <Done>Marked as done.</Done>;
   return (
     <form action={formAction} className="space-y-3">
@@ -82,13 +97,15 @@ export function FillForm({
   portalId,
   taskId,
   fields,
+  next,
 }: {
   action: FormAction<TaskFormState>;
   portalId: string;
   taskId: string;
   fields: FormFieldView[];
+  next: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, {});
+  const [state, formAction, pending] = useTaskAction(action, "Form sent", next);
   if (state.done) return <Done>Form sent. Thank you!</Done>;
   if (fields.length === 0) return <p className="text-sm text-slate-600">The firm has not added the questions of this form yet. Come back later.</p>;
   const errors = state.fieldErrors ?? {};

@@ -2,13 +2,27 @@
 
 import { useRouter } from "next/navigation";
 import { Uploader } from "@/components/files/uploader";
+import { useToast } from "@/components/ui/toast";
 
 /**
- * Files sent for a task (a File Request, or attachments to a Question's answer) with the portal's
- * uploader, linked to the task; the page refreshes after each upload, so a File Request the first
- * upload fulfilled moves to Done.
+ * Files sent for a task (a File Request, more files for one already sent, or attachments to a
+ * Question's answer), linked to the task, or to the portal itself (`taskId` null); a toast says it
+ * arrived and what happens next, and the page refreshes, so a File Request the first upload
+ * fulfilled moves to Done.
  */
-export function TaskUpload({ orgId, portalId, taskId }: { orgId: string; portalId: string; taskId: string }) {
+export function TaskUpload({ orgId, portalId, taskId, next }: { orgId: string; portalId: string; taskId: string | null; next: string }) {
   const router = useRouter();
-  return <Uploader orgId={orgId} portalId={portalId} folderId={null} taskId={taskId} onUploaded={() => router.refresh()} />;
+  const toast = useToast();
+  return (
+    <Uploader
+      orgId={orgId}
+      portalId={portalId}
+      folderId={null}
+      taskId={taskId ?? undefined}
+      onUploaded={() => {
+        toast("File sent", { description: next });
+        router.refresh();
+      }}
+    />
+  );
 }

@@ -30,6 +30,7 @@ const WHAT: Record<string, (m: Meta) => string> = {
   "task.reopened": () => "Reopened a task",
   "task.deleted": (m) => `Deleted the task ${quoted(m.title)}`,
   "task.form_changed": (m) => `Changed a form (${String(m.fields ?? 0)} fields)`,
+  "task.assignees_changed": (m) => `Changed a task's assignees (${Array.isArray(m.assignees) ? m.assignees.length : 0} now)`,
   "task.document_set": (m) => `Set the document to sign: ${quoted(m.name)}`,
   "guest.invited": (m) => `Invited ${str(m.email) ?? "a guest"}`,
   "guest.reinvited": (m) => `Sent a new invitation to ${str(m.email) ?? "a guest"}`,

@@ -6,12 +6,20 @@ import type { PortalListRow } from "@/lib/portals/search-portals";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** One page of portals: state, tags, task counts, guests and last activity per row. */
-export function PortalTable({ orgId, rows, caption }: { orgId: string; rows: PortalListRow[]; caption: string }) {
+/**
+ * One page of portals: state, tags, task counts, guests and last activity per row. With
+ * `selectForm`, each row has a checkbox posted as `portal_ids` with that form (bulk actions).
+ */
+export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: string; rows: PortalListRow[]; caption: string; selectForm?: string }) {
   return (
     <Table caption={caption}>
       <thead>
         <tr>
+          {selectForm ? (
+            <Th className="w-8">
+              <span className="sr-only">Select</span>
+            </Th>
+          ) : null}
           <Th>Name</Th>
           <Th>Workflow state</Th>
           <Th>Tags</Th>
@@ -23,6 +31,19 @@ export function PortalTable({ orgId, rows, caption }: { orgId: string; rows: Por
       <tbody className="divide-y divide-slate-100">
         {rows.map((p) => (
           <tr key={p.id} data-testid="portal-row">
+            {selectForm ? (
+              <Td>
+                <input
+                  type="checkbox"
+                  form={selectForm}
+                  name="portal_ids"
+                  value={p.id}
+                  aria-label={`Select ${p.name}`}
+                  className="size-4 rounded border-slate-300"
+                  data-testid="portal-select"
+                />
+              </Td>
+            ) : null}
             <Td>
               <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>
                 {p.name}

@@ -16,3 +16,14 @@ export function RemindersBadge() {
     </Badge>
   );
 }
+
+const REVIEWED_TYPES = ["FileRequest", "Question", "FillForm"];
+
+/** Where the firm's review of what the client sent stands: to review, accepted, or sent back. */
+export function ReviewBadge({ task }: { task: { actionType: string; status: "Open" | "Done"; review: "accepted" | "returned" | null } }) {
+  if (!REVIEWED_TYPES.includes(task.actionType)) return null;
+  if (task.status === "Done" && task.review === null) return <Badge tone="brand">To review</Badge>;
+  if (task.status === "Done" && task.review === "accepted") return <Badge tone="neutral">Accepted</Badge>;
+  if (task.status === "Open" && task.review === "returned") return <Badge tone="neutral">Sent back</Badge>;
+  return null;
+}

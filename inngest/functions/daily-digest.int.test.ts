@@ -36,8 +36,9 @@ describe("notification preferences", () => {
       taskCompletions: "immediately",
       reminders: "immediately",
       invitations: "immediately",
+      requests: "immediately",
     });
-    await setNotificationPreferences(user.id, { uploads: "off", taskCompletions: "digest", reminders: "immediately", invitations: "off" });
+    await setNotificationPreferences(user.id, { uploads: "off", taskCompletions: "digest", reminders: "immediately", invitations: "off", requests: "off" });
     expect(await getNotificationPreferences(user.id)).toMatchObject({ uploads: "off", taskCompletions: "digest" });
     await expect(setNotificationPreferences(user.id, { uploads: "sometimes" } as never)).rejects.toMatchObject({ name: "ZodError" });
   });
@@ -49,18 +50,38 @@ describe("notification preferences", () => {
     const quiet = await createTestUser({ orgId: org.id, role: "member", name: "Quiet" });
     const digest = await createTestUser({ orgId: org.id, role: "member", name: "Digest" });
     const guest = await createTestGuest({ orgId: org.id, portalId: portal.id });
-    await setNotificationPreferences(quiet.id, { uploads: "off", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" });
-    await setNotificationPreferences(digest.id, { uploads: "digest", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" });
+    await setNotificationPreferences(quiet.id, {
+      uploads: "off",
+      taskCompletions: "immediately",
+      reminders: "immediately",
+      invitations: "immediately",
+      requests: "immediately",
+    });
+    await setNotificationPreferences(digest.id, {
+      uploads: "digest",
+      taskCompletions: "immediately",
+      reminders: "immediately",
+      invitations: "immediately",
+      requests: "immediately",
+    });
     // A guest who turned uploads off gets nothing either.
-    await setNotificationPreferences(guest.id, { uploads: "off", taskCompletions: "off", reminders: "off", invitations: "off" });
+    await setNotificationPreferences(guest.id, { uploads: "off", taskCompletions: "off", reminders: "off", invitations: "off", requests: "off" });
 
-    await new InngestTestEngine({ function: notifyPortalUsers, events: [uploadedBy(org.id, portal.id, admin)] }).execute();
+    await new InngestTestEngine({
+      function: notifyPortalUsers,
+      events: [uploadedBy(org.id, portal.id, admin)],
+      steps: [{ id: "batch-window", handler: () => undefined }],
+    }).execute();
     const sent = await db.outboundEmail.findMany({ where: { orgId: org.id } });
     expect(sent.map((e) => e.to)).toEqual([]);
     expect(await db.digestItem.count({ where: { userId: digest.id, sentAt: null } })).toBe(1);
 
     // The guest's own upload: the admin (immediately) is told at once.
-    await new InngestTestEngine({ function: notifyPortalUsers, events: [uploadedBy(org.id, portal.id, guest)] }).execute();
+    await new InngestTestEngine({
+      function: notifyPortalUsers,
+      events: [uploadedBy(org.id, portal.id, guest)],
+      steps: [{ id: "batch-window", handler: () => undefined }],
+    }).execute();
     expect((await db.outboundEmail.findMany({ where: { orgId: org.id } })).map((e) => e.to)).toEqual([admin.email]);
     expect(await db.digestItem.count({ where: { userId: digest.id, sentAt: null } })).toBe(2);
 

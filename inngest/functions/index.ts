@@ -1,10 +1,14 @@
 import { apiBookkeepingPurge } from "@/inngest/functions/api-bookkeeping-purge";
+import { authRecordsPurge } from "@/inngest/functions/auth-records-purge";
+import { bulkRequest } from "@/inngest/functions/bulk-request";
 import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
+import { notifyTaskCreated } from "@/inngest/functions/notify-task-created";
 import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/functions/partner";
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
+import { recurringRequests } from "@/inngest/functions/recurring-requests";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
@@ -16,6 +20,7 @@ import { webhookFanOut } from "@/inngest/functions/webhook-fan-out";
 export const functions = [
   eventsRelaySweep,
   apiBookkeepingPurge,
+  authRecordsPurge,
   webhookFanOut,
   webhookDelivery,
   webhookDeliveryFailed,
@@ -25,8 +30,11 @@ export const functions = [
   taskReminders,
   sendEmailFunction,
   notifyPortalUsers,
+  notifyTaskCreated,
   dailyDigest,
   partnerVerifyLink,
   partnerPushPlan,
   partnerPush,
+  bulkRequest,
+  recurringRequests,
 ];

@@ -44,6 +44,10 @@ function uploaded(orgId: string, portalId: string, by: { id: string; email: stri
   };
 }
 
+/** A run with the uploads' batch window (lib/notifications/batch.ts) passing at once. */
+const engine = (event: ReturnType<typeof uploaded>) =>
+  new InngestTestEngine({ function: notifyPortalUsers, events: [event], steps: [{ id: "batch-window", handler: () => undefined }] });
+
 async function emails(orgId: string) {
   return db.outboundEmail.findMany({ where: { orgId }, orderBy: { to: "asc" } });
 }
@@ -51,7 +55,7 @@ async function emails(orgId: string) {
 describe("notify-portal-users", () => {
   it("tells members (settings permitting) and accepted guests of the portal about a staff upload, not the uploader", async () => {
     const s = await setup();
-    const { result } = await new InngestTestEngine({ function: notifyPortalUsers, events: [uploaded(s.org.id, s.portal.id, s.admin)] }).execute();
+    const { result } = await engine(uploaded(s.org.id, s.portal.id, s.admin)).execute();
     expect(result).toEqual({ notified: 2 });
     const sent = await emails(s.org.id);
     expect(sent.map((e) => e.to).sort()).toEqual([s.member.email, s.guest.email].sort());
@@ -63,7 +67,7 @@ describe("notify-portal-users", () => {
 
   it("tells only members about a guest's upload", async () => {
     const s = await setup();
-    await new InngestTestEngine({ function: notifyPortalUsers, events: [uploaded(s.org.id, s.portal.id, s.guest)] }).execute();
+    await engine(uploaded(s.org.id, s.portal.id, s.guest)).execute();
     expect((await emails(s.org.id)).map((e) => e.to).sort()).toEqual([s.admin.email, s.member.email].sort());
   });
 
@@ -95,7 +99,7 @@ describe("notify-portal-users", () => {
   it("sends nothing for a deleted portal", async () => {
     const s = await setup();
     await db.portal.update({ where: { id: s.portal.id }, data: { deletedAt: new Date() } });
-    const { result } = await new InngestTestEngine({ function: notifyPortalUsers, events: [uploaded(s.org.id, s.portal.id, s.admin)] }).execute();
+    const { result } = await engine(uploaded(s.org.id, s.portal.id, s.admin)).execute();
     expect(result).toEqual({ notified: 0 });
     expect(await emails(s.org.id)).toEqual([]);
   });

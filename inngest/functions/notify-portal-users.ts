@@ -1,10 +1,14 @@
 import { events, inngest } from "@/inngest/client";
+import { env } from "@/lib/env";
+import { flushNotices } from "@/lib/notifications/batch";
 import { fileUploadedNotification, sendNotification, taskCompletedNotification, type PlannedNotification } from "@/lib/notifications/notify";
 
 /**
  * Emails portal users about an upload or a completed task, per their notification settings
  * (lib/notifications/recipients.ts). One step plans the message and its recipients; one step per
- * recipient sends, so a retry never sends a copy twice once its step finished.
+ * recipient sends (or, for an upload, holds its copy; after the batch window one step per held
+ * recipient sends what they were held, lib/notifications/batch.ts), so a retry never sends a copy
+ * twice once its step finished.
  */
 export const notifyPortalUsers = inngest.createFunction(
   { id: "notify-portal-users", triggers: [events["file.uploaded"], events["task.completed"]], retries: 5 },
@@ -28,8 +32,18 @@ export const notifyPortalUsers = inngest.createFunction(
       return taskCompletedNotification({ orgId: d.org_id, portalId, taskId: d.task_id });
     });
     if (!planned) return { notified: 0 };
+    const held: string[] = [];
     for (const recipient of planned.recipients) {
-      await step.run(`notify-${recipient.userId}`, () => sendNotification(planned.notification, recipient));
+      const outcome = await step.run(`notify-${recipient.userId}`, () => sendNotification(planned.notification, recipient));
+      if ("held" in outcome) held.push(recipient.userId);
+    }
+    // Uploads wait for the batch window: several files for one person go out as one email.
+    if (held.length > 0) {
+      const window = env().NOTIFY_BATCH_SECONDS;
+      if (window > 0) await step.sleep("batch-window", `${window}s`);
+      for (const userId of held) {
+        await step.run(`flush-${userId}`, () => flushNotices({ userId, orgId: planned.notification.orgId, kind: "uploads" }));
+      }
     }
     return { notified: planned.recipients.length };
   },

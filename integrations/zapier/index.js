@@ -1,6 +1,6 @@
 'use strict';
 
-// Client Portals for Zapier, version 1.0.1 (the companion integration named in section 9 of the
+// Client Portals for Zapier (version in package.json) (the companion integration named in section 9 of the
 // API specification). Everything goes through the public contract: /api/v1 with OAuth 2.0, and
 // signed webhooks. See README.md for registering and pushing it.
 
@@ -12,10 +12,11 @@ const { explainErrors } = require('./lib/api');
 const { hookTriggers } = require('./triggers/hooks');
 const { dropdownTriggers } = require('./triggers/dropdowns');
 const { createPortal, updatePortal } = require('./creates/portals');
-const { createTask, completeTask } = require('./creates/tasks');
+const { createTask, completeTask, updateTask } = require('./creates/tasks');
 const { inviteGuests } = require('./creates/guests');
 const { uploadFile } = require('./creates/files');
 const { findPortalByExternalId, findPortalByName } = require('./searches/portals');
+const { findTask, findFile } = require('./searches/tasks-files');
 
 const byKey = (operations) => Object.fromEntries(operations.map((operation) => [operation.key, operation]));
 
@@ -26,8 +27,8 @@ module.exports = {
   beforeRequest: [authentication.includeBearerToken],
   afterResponse: [explainErrors],
   triggers: byKey([...hookTriggers, ...dropdownTriggers]),
-  creates: byKey([createPortal, updatePortal, createTask, completeTask, inviteGuests, uploadFile]),
-  searches: byKey([findPortalByExternalId, findPortalByName]),
+  creates: byKey([createPortal, updatePortal, createTask, updateTask, completeTask, inviteGuests, uploadFile]),
+  searches: byKey([findPortalByExternalId, findPortalByName, findTask, findFile]),
   searchOrCreates: {
     find_portal_by_name: {
       key: 'find_portal_by_name',

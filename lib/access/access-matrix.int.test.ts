@@ -26,6 +26,7 @@ import { startUpload } from "@/lib/files/start-upload";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 import { getGuestPortalView } from "@/lib/guests/guest-view";
 import { inviteGuests } from "@/lib/guests/invite-guests";
+import { listGuests } from "@/lib/guests/list-guests";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests, removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { getMe } from "@/lib/me/get-me";
@@ -48,6 +49,8 @@ import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
+import { getSignatureRecord } from "@/lib/signing/signature-record";
+import { reviewTask } from "@/lib/tasks/review-task";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
@@ -59,11 +62,19 @@ import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data"
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { updateTask } from "@/lib/tasks/update-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser, createTestWorkflowStates } from "@/lib/test-support/fixtures";
+import { cancelBulkRequest, getBulkRequest, listBulkRequests } from "@/lib/requests/bulk-progress";
+import { createBulkRequest } from "@/lib/requests/create-bulk-request";
+import { materializeDueOccurrences } from "@/lib/requests/materialize-occurrences";
+import { changeRecurringRequest, createRecurringRequest, listRecurringRequests } from "@/lib/requests/recurring-requests";
+import { listRequestDocuments } from "@/lib/requests/request-documents";
+import { finishBulkRequest, sendBulkBatch } from "@/lib/requests/send-bulk-batch";
+import { addTemplateRequest, listTemplateRequests, removeTemplateRequest } from "@/lib/requests/template-requests";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { findDelivery, getWebhook, listDeliveries } from "@/lib/webhooks/deliveries";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { redeliverWebhookDelivery } from "@/lib/webhooks/redeliver";
+import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
 import { testWebhook } from "@/lib/webhooks/test-webhook";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
@@ -213,6 +224,14 @@ async function signTask(w: World) {
   return taskId;
 }
 
+/** A bulk request of the world's organization to its portal, made as the system. */
+const freshBulk = async (w: World) =>
+  (await createBulkRequest({ viewer: w.system, idempotencyKey: randomUUID(), target: { portal_ids: [w.portalId] }, spec: { title: `Bulk ${randomUUID()}` } }))
+    .bulkRequestId;
+
+/** Members' work on a template: its guests are nobody's, so guests do not know it. */
+const TEMPLATE_MEMBERS = { ...PORTAL_MEMBERS, ...guests("not_found") } as const;
+
 /** A task the client completes: guests with view, members and admins; another portal's guest does not know it. */
 const CLIENT_TASK = { ...PORTAL_VIEW } as const;
 
@@ -293,7 +312,12 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_UPLOAD,
     prepare: pendingUpload,
-    run: (viewer, w, fileId) => completeUpload({ viewer, portalId: w.portalId, fileId, filename: "scan.txt" }),
+    // An upload is completed by whoever started it: a viewer that may start one completes its own;
+    // the others try the system's, and are refused by the portal check before the ticket is looked up.
+    run: async (viewer, w, systemFileId) => {
+      const own = await pendingUpload({ ...w, system: viewer }).catch(() => null);
+      return completeUpload({ viewer, portalId: w.portalId, fileId: own ?? systemFileId, filename: "scan.txt" });
+    },
   }),
   row({
     entry: "files/upload-from-url:uploadFromUrl",
@@ -508,6 +532,25 @@ const ROWS: Row[] = [
     run: (viewer, w) => getTaskDetails({ viewer, portalId: w.portalId, taskId: w.taskId }),
   }),
   row({
+    entry: "signing/signature-record:getSignatureRecord",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getSignatureRecord({ viewer, portalId: w.portalId, taskId: w.taskId }),
+  }),
+  row({
+    entry: "tasks/review-task:reviewTask",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => {
+      const taskId = await clientTask(w, "Question?");
+      await completeTask({ viewer: w.system, taskId });
+      return taskId;
+    },
+    run: (viewer, _w, taskId) => reviewTask({ viewer, taskId, decision: "return", reason: "Please say which month" }),
+  }),
+  row({
     entry: "tasks/task-panel-data:getPortalTask",
     scope: "task:read",
     write: false,
@@ -565,6 +608,15 @@ const ROWS: Row[] = [
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => listPortalGuests({ viewer, portalId: w.portalId }),
     sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "guests/list-guests:listGuests",
+    // Who has access to a portal is part of reading the portal: portal:read, members' only.
+    scope: "portal:read",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listGuests({ viewer, portalId: w.portalId }),
+    sees: (r) => (r as { items: unknown[] }).items.length > 0,
   }),
   row({
     entry: "guests/invite-defaults:getInviteDefaults",
@@ -657,6 +709,14 @@ const ROWS: Row[] = [
     write: true,
     expect: ADMIN_BY_ID,
     run: (viewer, w) => testWebhook({ viewer, webhookId: w.webhookId }),
+  }),
+  row({
+    entry: "webhooks/rotate-secret:rotateWebhookSecret",
+    scope: "webhook:manage",
+    write: true,
+    expect: ADMIN_BY_ID,
+    prepare: async (w) => (await createWebhook({ viewer: w.system, url: `${w.receiverUrl}/rotated`, events: ["task.created"] })).webhook_id,
+    run: (viewer, _w, webhookId) => rotateWebhookSecret({ viewer, webhookId }),
   }),
   row({
     entry: "webhooks/deliveries:listDeliveries",
@@ -881,6 +941,128 @@ const ROWS: Row[] = [
     },
     run: (viewer, w) => resendPartnerPush({ viewer, portalId: w.portalId, fileId: w.fileId }),
   }),
+  // Requests at scale: bulk requests (organization-wide), recurring requests, template request lists
+  row({
+    entry: "requests/create-bulk-request:createBulkRequest",
+    scope: "task:write",
+    write: true,
+    // Another organization's member names a portal that is not theirs: nothing to send to.
+    expect: { ...ORG_MEMBERS, otherOrg: "hidden" },
+    run: (viewer, w) =>
+      createBulkRequest({ viewer, idempotencyKey: randomUUID(), target: { portal_ids: [w.portalId] }, spec: { title: "Bulk" } }).catch((e: unknown) => {
+        if (isAppError(e) && e.message === "target: No portal to send to") return null;
+        throw e;
+      }),
+    sees: (r) => r !== null,
+  }),
+  row({
+    entry: "requests/send-bulk-batch:sendBulkBatch",
+    scope: "task:write",
+    write: true,
+    expect: { ...ORG_MEMBERS, otherOrg: "not_found" },
+    prepare: freshBulk,
+    run: (viewer, _w, bulkRequestId) => sendBulkBatch({ viewer, bulkRequestId }),
+  }),
+  row({
+    entry: "requests/send-bulk-batch:finishBulkRequest",
+    scope: "task:write",
+    write: true,
+    expect: { ...ORG_MEMBERS, otherOrg: "not_found" },
+    prepare: freshBulk,
+    run: (viewer, _w, bulkRequestId) => finishBulkRequest({ viewer, bulkRequestId }),
+  }),
+  row({
+    entry: "requests/bulk-progress:listBulkRequests",
+    scope: "task:write",
+    write: false,
+    expect: { ...ORG_MEMBERS, ...LIST },
+    prepare: freshBulk,
+    run: (viewer) => listBulkRequests({ viewer }),
+    sees: (r) => (r as unknown[]).length > 0,
+  }),
+  row({
+    entry: "requests/bulk-progress:getBulkRequest",
+    scope: "task:write",
+    write: false,
+    expect: { ...ORG_MEMBERS, otherOrg: "not_found" },
+    prepare: freshBulk,
+    run: (viewer, _w, bulkRequestId) => getBulkRequest({ viewer, bulkRequestId }),
+  }),
+  row({
+    entry: "requests/bulk-progress:cancelBulkRequest",
+    scope: "task:write",
+    write: true,
+    expect: { ...ORG_MEMBERS, otherOrg: "not_found" },
+    prepare: freshBulk,
+    run: (viewer, _w, bulkRequestId) => cancelBulkRequest({ viewer, bulkRequestId }),
+  }),
+  row({
+    entry: "requests/request-documents:listRequestDocuments",
+    scope: "task:write",
+    write: false,
+    expect: ORG_MEMBERS,
+    run: (viewer) => listRequestDocuments({ viewer }),
+  }),
+  row({
+    entry: "requests/recurring-requests:createRecurringRequest",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) =>
+      createRecurringRequest({ viewer, portalId: w.portalId, spec: { title: "Monthly" }, recurrence: { frequency: "monthly", day_of_month: 1 } }),
+  }),
+  row({
+    entry: "requests/recurring-requests:changeRecurringRequest",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) =>
+      (
+        await createRecurringRequest({
+          viewer: w.system,
+          portalId: w.portalId,
+          spec: { title: "Monthly" },
+          recurrence: { frequency: "monthly", day_of_month: 1 },
+        })
+      ).recurringRequestId,
+    run: (viewer, _w, recurringRequestId) => changeRecurringRequest({ viewer, recurringRequestId, change: "pause" }),
+  }),
+  row({
+    entry: "requests/recurring-requests:listRecurringRequests",
+    scope: "task:write",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => listRecurringRequests({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "requests/materialize-occurrences:materializeDueOccurrences",
+    scope: null,
+    write: true,
+    expect: { ...ORG_MEMBERS, admin: "forbidden", member: "forbidden", otherOrg: "forbidden" },
+    run: (viewer) => materializeDueOccurrences({ viewer, now: new Date() }),
+  }),
+  row({
+    entry: "requests/template-requests:addTemplateRequest",
+    scope: "task:write",
+    write: true,
+    expect: TEMPLATE_MEMBERS,
+    run: (viewer, w) => addTemplateRequest({ viewer, portalId: w.templateId, spec: { title: "Kick-off" } }),
+  }),
+  row({
+    entry: "requests/template-requests:removeTemplateRequest",
+    scope: "task:write",
+    write: true,
+    expect: TEMPLATE_MEMBERS,
+    prepare: async (w) => (await addTemplateRequest({ viewer: w.system, portalId: w.templateId, spec: { title: "Kick-off" } })).templateRequestId,
+    run: (viewer, _w, templateRequestId) => removeTemplateRequest({ viewer, templateRequestId }),
+  }),
+  row({
+    entry: "requests/template-requests:listTemplateRequests",
+    scope: "task:write",
+    write: false,
+    expect: TEMPLATE_MEMBERS,
+    run: (viewer, w) => listTemplateRequests({ viewer, portalId: w.templateId }),
+  }),
   // OAuth clients: admins only, and never through the API
   row({
     entry: "oauth/clients/create-client:createOAuthClient",
@@ -929,6 +1111,10 @@ const BUILDING_BLOCKS = [
   "portals/portal-record:loadPortalRecords",
   "portals/portal-record:loadPortalPage",
   "tasks/task-changes:lockTaskFor",
+  // Parts of the request makers above (createTask's own checks apply inside them).
+  "requests/make-request-task:checkRequestSpec",
+  "requests/make-request-task:makeRequestTask",
+  "requests/template-requests:applyTemplateRequests",
 ];
 
 let world: World;

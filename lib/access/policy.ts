@@ -26,6 +26,8 @@ export type PortalAction =
   | "manageTasks"
   | "update"
   | "invite"
+  /** The portal's guests with their user ids and permissions: the firm's (members, admins, clients with portal:read). */
+  | "listGuests"
   | "viewHistory"
   /** Folders, renames, moves, deleting any entry, the recently deleted list and restores: the firm's, web only. */
   | "manageFiles";
@@ -48,6 +50,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
   manageTasks: { scope: "task:write", guest: null },
   update: { scope: "portal:write", guest: null },
   invite: { scope: "guest:invite", guest: null },
+  listGuests: { scope: "portal:read", guest: null },
   viewHistory: { scope: null, guest: null },
   manageFiles: { scope: null, guest: null },
 };
@@ -65,7 +68,9 @@ export type OrgAction =
   | "manageWorkflowStates"
   | "manageOrganization"
   /** Connecting, testing and disconnecting the partner integration (issue 16): admins, web only. */
-  | "managePartner";
+  | "managePartner"
+  /** One request sent to many portals at once (bulk requests): members and admins. */
+  | "sendBulkRequests";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -96,6 +101,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   /** The organization's profile (name, logo, brand colour) and default guest permissions; admins, web only. */
   manageOrganization: { scope: null, minRole: "admin" },
   managePartner: { scope: null, minRole: "admin" },
+  sendBulkRequests: { scope: "task:write", minRole: "member" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };
@@ -155,6 +161,7 @@ const DESCRIBE: Record<PortalAction, string> = {
   manageTasks: "manage tasks",
   update: "change it",
   invite: "invite guests",
+  listGuests: "list its guests",
   viewHistory: "view its history",
   manageFiles: "organize its files",
 };

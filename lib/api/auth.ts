@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/audit/record-audit";
 import { insufficientScope } from "@/lib/access/policy";
-import { grantRevoked, verifyAccessTokenClaims, type VerifiedAccessToken } from "@/lib/oauth/access-token";
+import { effectiveScopes, grantRevoked, verifyAccessTokenClaims, type VerifiedAccessToken } from "@/lib/oauth/access-token";
 import { apiAccessDisabled } from "@/lib/oauth/clients/api-access";
 import type { Scope } from "@/lib/oauth/scopes";
 import { readBearerToken } from "./bearer";
@@ -24,8 +24,10 @@ export interface Admitted {
  * 401 invalid_token unless the request carries a valid access token of a live grant; the request
  * is then counted (D7). One statement for the grant, the organization gate (D8, checked on every
  * request: an organization can lose API access while its tokens are still unexpired) and the
- * counter: lib/api/rate-limit.ts. `audience`: the resource admitting (the REST API by default; the
- * MCP server passes its own), so a token is accepted only where it was issued for.
+ * counter: lib/api/rate-limit.ts. The request's scopes are the token's claim limited by what that
+ * statement read: the grant's scopes and the client's allowed scopes now. `audience`: the
+ * resource admitting (the REST API by default; the MCP server passes its own), so a token is
+ * accepted only where it was issued for.
  */
 export async function admit(req: Request, audience?: string): Promise<Admitted> {
   const verified = await verifyAccessTokenClaims(readBearerToken(req), audience);
@@ -34,6 +36,7 @@ export async function admit(req: Request, audience?: string): Promise<Admitted> 
   const { jti: _jti, expiresAt: _expiresAt, ...claims } = verified;
   const auth: ApiAuth = {
     ...claims,
+    scopes: effectiveScopes(claims.scopes, admission.scopes),
     clientRecordId: admission.clientId,
     role: admission.role,
     actor: { type: "user", userId: claims.userId, oauthClientId: admission.clientId },

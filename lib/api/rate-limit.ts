@@ -100,7 +100,7 @@ async function drain(key: string, lane: Waiter[], grant: Prisma.Sql, day: string
           ON CONFLICT ("clientId", "day") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
           RETURNING "count"
         )
-        SELECT g."clientId", g."role", g."apiAccess", (SELECT "count" FROM counted) AS "count" FROM g`;
+        SELECT g."clientId", g."role", g."apiAccess", g."scopes", (SELECT "count" FROM counted) AS "count" FROM g`;
   while (lane.length > 0) {
     const batch = lane.splice(0);
     try {
@@ -114,6 +114,7 @@ async function drain(key: string, lane: Waiter[], grant: Prisma.Sql, day: string
           clientId: row.clientId,
           role: row.role,
           apiAccess: row.apiAccess,
+          scopes: row.scopes,
           rate: { limit, count, reset: nextUtcMidnightSeconds(w.now), now: w.now },
         });
       });

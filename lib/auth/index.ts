@@ -1,17 +1,32 @@
 import NextAuth from "next-auth";
 import type { NextAuthConfig } from "next-auth";
 import type { EmailConfig } from "next-auth/providers";
+import { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { verifyCredentials } from "@/lib/auth/verify-credentials";
-import { checkSessionToken } from "@/lib/auth/password-reset";
+import { admitEmailRequest } from "@/lib/auth/throttle";
+import { attemptPasswordSignIn } from "@/lib/auth/verify-credentials";
+import { headers } from "next/headers";
+import { checkSessionToken, endSessionOfToken, SESSION_MAX_AGE_SECONDS, type SessionClient } from "@/lib/auth/user-sessions";
+import { clientIpOf } from "@/lib/security/client-ip";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
 // Members and guests sign in with email and password or with an emailed magic link. Sessions are
-// JWTs (Credentials sign-in requires it); the adapter keeps users and magic-link tokens.
+// JWTs (Credentials sign-in requires it) naming a server-side UserSession row, checked on every
+// request (lib/auth/user-sessions.ts); the adapter keeps users and magic-link tokens.
+
+/** The browser and address of the request being served (none outside a request). */
+async function requestClient(): Promise<SessionClient> {
+  try {
+    const h = await headers();
+    return { userAgent: h.get("user-agent") ?? "", ip: clientIpOf(h) };
+  } catch {
+    return { userAgent: "", ip: "" };
+  }
+}
 
 const magicLink: EmailConfig = {
   id: "email",
@@ -25,6 +40,26 @@ const magicLink: EmailConfig = {
   },
 };
 
+/** Too many attempts for the account or the address: the sign-in page says to wait (`code=throttled`). */
+export class ThrottledSignin extends CredentialsSignin {
+  code = "throttled";
+}
+
+/** The password was right; the account has two-factor on and the code was missing or wrong. */
+export class SecondFactorSignin extends CredentialsSignin {
+  constructor(readonly wrong: boolean) {
+    super();
+    this.code = wrong ? "second_factor_wrong" : "second_factor";
+  }
+}
+
+async function authorize(input: Partial<Record<string, unknown>>) {
+  const attempt = await attemptPasswordSignIn(input, { ip: (await requestClient()).ip });
+  if (attempt.outcome === "throttled") throw new ThrottledSignin();
+  if (attempt.outcome === "second_factor" || attempt.outcome === "wrong_second_factor") throw new SecondFactorSignin(attempt.outcome === "wrong_second_factor");
+  return attempt.outcome === "ok" ? attempt.user : null;
+}
+
 function config(): NextAuthConfig {
   return {
     // The adapter is typed against `@prisma/client`; Prisma 7's generated client is the same shape.
@@ -34,32 +69,44 @@ function config(): NextAuthConfig {
     // A wrong password is the user's mistake, not a server error worth a stack trace.
     logger: {
       error(error) {
-        if (error.name !== "CredentialsSignin") console.error(error);
+        if (!(error instanceof CredentialsSignin)) console.error(error);
       },
     },
-    session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/sign-in", verifyRequest: "/sign-in/check-email", error: "/sign-in" },
     providers: [
       Credentials({
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        authorize: (input) => verifyCredentials(input),
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
+        authorize,
       }),
       magicLink,
     ],
+    events: {
+      // Signing out ends this browser's session on the server, not only its cookie.
+      async signOut(message) {
+        if ("token" in message) await endSessionOfToken(message.token as { sub?: string; sid?: unknown } | null);
+      },
+    },
     callbacks: {
       // Accounts are created by invitations and by organizations, never by asking for a link.
-      async signIn({ user, account }) {
+      // Asking for a link is throttled per address and client (lib/auth/throttle.ts), unknown
+      // addresses alike; a refusal reads as "check your email" either way.
+      async signIn({ user, account, email: emailStep }) {
         if (account?.provider !== "email") return true;
         const email = user.email?.trim().toLowerCase();
         if (!email) return false;
-        return (await db.user.count({ where: { email } })) > 0;
+        if (emailStep?.verificationRequest && !(await admitEmailRequest({ kind: "magic-link", email, ip: (await requestClient()).ip }))) return false;
+        // An account with two-factor on signs in with its password and a code, not by link.
+        const known = await db.user.findUnique({ where: { email }, select: { twoFactor: { select: { enabledAt: true } } } });
+        return known !== null && !known.twoFactor?.enabledAt;
       },
-      // A password reset bumps the user's sessionVersion: a JWT issued before it ends here.
+      // Sign-in starts a UserSession; later requests stand only while it is not revoked.
       jwt({ token, user }) {
-        return checkSessionToken(token, user?.id);
+        return checkSessionToken(token, user?.id, requestClient);
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        if (typeof token.sid === "string") session.sessionId = token.sid;
         return session;
       },
     },

@@ -6,10 +6,12 @@ import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { sendEmail } from "@/lib/email/send-email";
 import { passwordResetEmail } from "@/lib/email/templates/password-reset";
+import { admitEmailRequest } from "@/lib/auth/throttle";
+import { endAllSessions } from "@/lib/auth/user-sessions";
 
 // "Forgot password?": an emailed single-use link (only its SHA-256 is stored) valid for one hour.
 // Setting the new password uses the link, voids the user's other links and ends every existing
-// session (the user's sessionVersion is bumped; JWTs carrying an older one are refused, lib/auth).
+// session (every UserSession of the user is revoked: lib/auth/user-sessions.ts).
 
 export const PASSWORD_RESET_MINUTES = 60;
 /** At most this many links per address per hour, so the form cannot be used to flood a mailbox. */
@@ -27,9 +29,11 @@ export function passwordResetUrl(token: string): string {
  * Emails a reset link when the address has an account. Answers the same whether or not it has
  * one (the caller shows "if that address has an account..."), so the form does not reveal accounts.
  */
-export async function requestPasswordReset(input: { email: string }): Promise<void> {
+export async function requestPasswordReset(input: { email: string; ip?: string; now?: Date }): Promise<void> {
   const parsed = emailSchema.safeParse(input.email);
   if (!parsed.success) throw new AppError("invalid_request", "Enter a valid email address", {}, { field: "email" });
+  // Throttled per address and client like sign-in (lib/auth/throttle.ts), unknown addresses alike.
+  if (!(await admitEmailRequest({ kind: "password-reset", email: parsed.data, ip: input.ip ?? "" }, input.now))) return;
   const user = await db.user.findUnique({ where: { email: parsed.data }, select: { id: true, email: true } });
   if (!user) return;
   const since = new Date(Date.now() - 60 * 60 * 1000);
@@ -79,21 +83,7 @@ export async function resetPassword(input: { token: string; password: string }):
       select: { id: true, email: true },
     });
     await tx.session.deleteMany({ where: { userId: user.id } });
+    await endAllSessions(tx, user.id);
     return { userId: user.id, email: user.email };
   });
-}
-
-/**
- * The session (JWT) check run on every request: at sign-in (`signedInUserId`) the token takes the
- * user's current sessionVersion; afterwards a token whose version is older (a password reset since)
- * or whose user is gone is refused (null: Auth.js clears the cookie).
- */
-export async function checkSessionToken<T extends { sub?: string; sv?: unknown }>(token: T, signedInUserId?: string): Promise<T | null> {
-  if (signedInUserId) token.sub = signedInUserId;
-  if (!token.sub) return token;
-  const user = await db.user.findUnique({ where: { id: token.sub }, select: { sessionVersion: true } });
-  if (!user) return null;
-  if (signedInUserId) return { ...token, sv: user.sessionVersion };
-  const carried = typeof token.sv === "number" ? token.sv : 0;
-  return carried === user.sessionVersion ? token : null;
 }

@@ -21,3 +21,8 @@ export async function requireUser(returnTo = "/"): Promise<SessionUser> {
   if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
   return user;
 }
+
+/** The UserSession the request is signed in with, or null. Web code only. */
+export async function currentSessionId(): Promise<string | null> {
+  return (await auth())?.sessionId ?? null;
+}

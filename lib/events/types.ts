@@ -66,6 +66,8 @@ export const eventDataSchemas = {
     guest_name: z.string().nullable(),
     /** User id of the inviting member. */
     invited_by: z.string().nullable(),
+    /** The guest's user id (what `assigned_guest_ids` takes); inviteGuests always records it, the schema also reads rows without it. */
+    user_id: id.optional(),
   }),
   // Internal: never delivered to webhooks.
   /** An OutboundEmail row waits to be sent through SMTP (inngest/functions/send-email.ts). */
@@ -116,6 +118,12 @@ export const eventDataSchemas = {
    * a Resend in its transaction (one series per push row: a Resend makes a new row).
    */
   "partner/push.requested": z.strictObject({ push_id: id }),
+  /**
+   * A command to the job engine: send a bulk request to its portals
+   * (inngest/functions/bulk-request.ts). Written with the bulk request in its transaction; one run
+   * per bulk request, however often it is relayed.
+   */
+  "bulk-request/send.requested": z.strictObject({ bulk_request_id: id, org_id: id }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -124,6 +132,7 @@ export type EventType = keyof typeof eventDataSchemas;
 export const commandEventIds: { [T in EventType]?: (data: EventData<T>) => string } = {
   "webhook/delivery.requested": (d) => deliveryRequestId(d.delivery_id, d.first_attempt),
   "partner/push.requested": (d) => partnerPushRequestId(d.push_id),
+  "bulk-request/send.requested": (d) => `bulk-request-${d.bulk_request_id}`,
 };
 
 /** One run per push row, however often its start is sent. */
@@ -181,6 +190,7 @@ export const relayedEventSchemas = {
   "task.reminders_changed": withEnvelope(eventDataSchemas["task.reminders_changed"]),
   "webhook/delivery.requested": eventDataSchemas["webhook/delivery.requested"],
   "partner/push.requested": eventDataSchemas["partner/push.requested"],
+  "bulk-request/send.requested": eventDataSchemas["bulk-request/send.requested"],
 } as const satisfies Record<EventType, z.ZodObject>;
 
 export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

@@ -1,4 +1,4 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
+import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
@@ -31,13 +31,15 @@ export interface CompleteUploadInput {
  * audit row and `file.uploaded`, in one transaction. The change is conditional (pending →
  * registered), so of two concurrent completions one registers and fires; the other, like any
  * later repeat, gets the same entry and fires nothing. Pending uploads expire after 1 hour.
+ * An upload belongs to whoever started it: anyone else's file_id is answered as an unknown one.
  */
 export async function completeUpload(input: CompleteUploadInput): Promise<FileEntry> {
   const { viewer, portalId, fileId } = input;
   await accessPortal(viewer, portalId, "upload");
   const { orgId } = viewer;
   const actor = actorOf(viewer);
-  const pending = await db.fileEntry.findFirst({ where: { id: fileId, orgId, portalId, isFolder: false, deletedAt: null } });
+  const uploadedById = userIdOf(viewer);
+  const pending = await db.fileEntry.findFirst({ where: { id: fileId, orgId, portalId, uploadedById, isFolder: false, deletedAt: null } });
   if (!pending || !pending.storageKey) throw invalidRequest("file_id: No upload with this id in this portal");
   if (pending.status === "registered") return pending;
   if (!pending.pendingExpiresAt || pending.pendingExpiresAt <= new Date()) throw invalidRequest("file_id: The upload expired (pending uploads last 1 hour)");
@@ -67,7 +69,7 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
     });
     const now = new Date();
     const changed = await tx.fileEntry.updateMany({
-      where: { id: fileId, orgId, portalId, status: "pending", deletedAt: null, pendingExpiresAt: { gt: now } },
+      where: { id: fileId, orgId, portalId, uploadedById, status: "pending", deletedAt: null, pendingExpiresAt: { gt: now } },
       data: {
         status: "registered",
         registeredAt: now,

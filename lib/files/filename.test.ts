@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { contentTypeProblem, extensionOf, filenameProblem } from "./filename";
 
 describe("file names", () => {
-  it.each(["report.pdf", "Q4 2026 – Bilanz.xlsx", "a".repeat(255), ".env", "no-extension"])("accepts %j", (name) => {
-    expect(filenameProblem(name)).toBeNull();
-  });
+  it.each(["report.pdf", "Q4 2026 – Bilanz.xlsx", "a".repeat(255), ".env", "no-extension", "می\u200Cخواهم.pdf", "\u{1F468}\u200D\u{1F469}.jpg", "تقرير.pdf"])(
+    "accepts %j",
+    (name) => {
+      expect(filenameProblem(name)).toBeNull();
+    },
+  );
 
   it.each([
     ["", "Must not be empty"],
@@ -15,6 +18,12 @@ describe("file names", () => {
     ["nul\u0000.txt", "Must not contain control characters"],
     ["c1\u0085.txt", "Must not contain control characters"],
     ["..", "Must be a file name"],
+    ["invoice\u202Efdp.exe", "Must not contain control, invisible or bidirectional formatting characters (U+202E)"],
+    ["a\u202A.txt", "Must not contain control, invisible or bidirectional formatting characters (U+202A)"],
+    ["a\u2069.txt", "Must not contain control, invisible or bidirectional formatting characters (U+2069)"],
+    ["a\u200E.txt", "Must not contain control, invisible or bidirectional formatting characters (U+200E)"],
+    ["a\u2028.txt", "Must not contain control, invisible or bidirectional formatting characters (U+2028)"],
+    ["a\u{E0041}.txt", "Must not contain control, invisible or bidirectional formatting characters (U+E0041)"],
   ])("refuses %j: %s", (name, problem) => {
     expect(filenameProblem(name)).toBe(problem);
   });

@@ -1,4 +1,6 @@
-// File names and extensions as the API accepts them (spec section 4, issue 5).
+import { displayNameProblem } from "@/lib/text";
+
+// File names and extensions as the API accepts them (spec section 4).
 
 export const MAX_FILENAME_LENGTH = 255;
 export const MAX_EXTENSION_LENGTH = 50;
@@ -13,7 +15,7 @@ export function filenameProblem(name: string): string | null {
   if (name.includes("/") || name.includes("\\")) return "Must not contain path separators";
   if (CONTROL.test(name)) return "Must not contain control characters";
   if (name === "." || name === "..") return "Must be a file name";
-  return null;
+  return displayNameProblem(name);
 }
 
 /** Why an extension is refused, or null. */

@@ -21,7 +21,7 @@ export const filenameSchema = z
   .string()
   .trim()
   .superRefine(check(filenameProblem))
-  .meta({ description: "Trimmed, 1-255 characters, including the extension; no path separators or control characters" });
+  .meta({ description: "Trimmed, 1-255 characters, including the extension; no path separators, control, invisible or bidirectional formatting characters" });
 
 export const contentTypeSchema = z.string().trim().superRefine(check(contentTypeProblem)).meta({ description: "Media type, e.g. application/pdf" });
 

@@ -98,6 +98,8 @@ export async function getGuestPortalView({ viewer, portalId }: { viewer: Viewer;
       select: {
         ...TASK_SELECT,
         documentFileId: true,
+        review: true,
+        reviewNote: true,
         formFields: { orderBy: { position: "asc" }, select: { id: true, label: true, kind: true, options: true, required: true } },
         answers: { where: { userId: userId ?? undefined }, select: { fieldId: true, value: true }, orderBy: { createdAt: "asc" } },
         files: {

@@ -10,6 +10,11 @@ import { lockPortal } from "@/lib/portals/lock-portal";
 import { INVITATION_DAYS, invitationUrl, newInvitationToken } from "./invitation-token";
 import type { GuestToInvite } from "./schemas";
 
+export interface InvitedGuest {
+  userId: string;
+  email: string;
+}
+
 export interface InviteGuestsInput {
   viewer: Viewer;
   portalId: string;
@@ -21,21 +26,23 @@ export interface InviteGuestsInput {
  * Invites guests to a portal (D16), all in one transaction: for each address a User (created
  * without a password when new), a PortalGuest with the organization's default permissions (a
  * re-invitation keeps the row and its permissions and moves lastInvitedAt), a new Invitation
- * (token hashed, 14 days), the invitation email, `guest.invited` and an audit row. 404 for a
- * portal that is not the organization's.
+ * (token hashed, 14 days), the invitation email, `guest.invited` (with the guest's `user_id`) and
+ * an audit row. Answers the guests' user ids in request order. 404 for a portal that is not the
+ * organization's.
  */
-export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInput): Promise<{ invitedCount: number }> {
+export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInput): Promise<{ invitedCount: number; invited: InvitedGuest[] }> {
   requirePortal(viewer, portalId, "invite");
   const { orgId } = viewer;
   const actor = actorOf(viewer);
   const inviterId = userIdOf(viewer);
-  const invitedCount = await withChange(
+  const invited = await withChange(
     async (tx) => {
       const portal = await lockPortal(tx, { orgId, portalId });
       const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { name: true, defaultGuestPermissions: true } });
       const inviter = inviterId ? await tx.user.findUnique({ where: { id: inviterId }, select: { name: true, email: true } }) : null;
       const now = new Date();
       const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 3600 * 1000);
+      const invited: InvitedGuest[] = [];
 
       for (const guest of guests) {
         const user = await tx.user.upsert({ where: { email: guest.email }, create: { email: guest.email, name: guest.name }, update: {} });
@@ -70,7 +77,7 @@ export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInp
           orgId,
           portalId,
           type: "guest.invited",
-          data: { guest_email: guest.email, guest_name: guest.name ?? user.name, invited_by: inviterId },
+          data: { guest_email: guest.email, guest_name: guest.name ?? user.name, invited_by: inviterId, user_id: user.id },
         });
         await recordAudit(tx, {
           orgId,
@@ -81,10 +88,11 @@ export async function inviteGuests({ viewer, portalId, guests }: InviteGuestsInp
           targetId: portalGuest.id,
           metadata: { email: guest.email, user_id: user.id },
         });
+        invited.push({ userId: user.id, email: guest.email });
       }
-      return guests.length;
+      return invited;
     },
     { timeout: 60_000 },
   );
-  return { invitedCount };
+  return { invitedCount: invited.length, invited };
 }

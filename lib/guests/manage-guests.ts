@@ -33,7 +33,14 @@ export async function listPortalGuests({ viewer, portalId }: { viewer: Viewer; p
     include: { user: { select: { email: true, name: true } } },
     orderBy: [{ user: { email: "asc" } }],
   });
-  return rows.map((g) => ({
+  return rows.map(toPortalGuestView);
+}
+
+type GuestRow = Omit<PortalGuestView, "email" | "name" | "state" | "permissions"> & { permissions: unknown; user: { email: string; name: string | null } };
+
+/** A PortalGuest row with its user's email and name, as the guests panel and the API show it. */
+export function toPortalGuestView(g: GuestRow): PortalGuestView {
+  return {
     id: g.id,
     userId: g.userId,
     email: g.user.email,
@@ -44,7 +51,7 @@ export async function listPortalGuests({ viewer, portalId }: { viewer: Viewer; p
     acceptedAt: g.acceptedAt,
     lastSeenAt: g.lastSeenAt,
     permissions: readGuestPermissions(g.permissions),
-  }));
+  };
 }
 
 async function findGuest(viewer: Viewer, portalId: string, guestId: string) {

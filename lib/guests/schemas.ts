@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { pathId } from "@/lib/shared-schemas";
+import { pageQuery } from "@/lib/pagination";
+import { dateTime, pathId } from "@/lib/shared-schemas";
 import { isStorableText, UNSTORABLE_TEXT } from "@/lib/text";
 
 // The guest invitation request and answer (spec section 4 Guests, D16).
@@ -40,11 +41,34 @@ export const InviteGuestsBodySchema = z
   });
 export type InviteGuestsBody = z.output<typeof InviteGuestsBodySchema>;
 
+const userId = z.string().meta({ format: "uuid", description: "The guest's user id: what `assigned_guest_ids` takes" });
+
+export const InvitedGuestSchema = z.object({ user_id: userId, email: z.string() }).meta({ id: "InvitedGuest" });
+
 export const InviteGuestsResponseSchema = z.object({
   success: z.boolean(),
   invited_count: z.int().meta({ description: "Distinct addresses invited or re-invited" }),
   message: z.string(),
+  user_id: userId.meta({ description: "Extension: the user id of the first guest of the request (`email`, else `emails[0]`)" }),
+  guests: z.array(InvitedGuestSchema).meta({ description: "Extension: every guest of the request in order (de-duplicated), with their user ids" }),
 });
+
+export const ListGuestsQuerySchema = pageQuery;
+
+export const GuestSchema = z
+  .object({
+    user_id: userId,
+    email: z.string(),
+    name: z.string().nullable(),
+    state: z.enum(["invited", "accepted"]).meta({ description: "`accepted` once the guest has accepted an invitation to this portal" }),
+    invited_at: dateTime.meta({ description: "First invitation to this portal (the list's order)" }),
+    accepted_at: dateTime.nullable(),
+    permissions: z
+      .object({ view: z.boolean(), download: z.boolean(), upload: z.boolean(), delete_own_uploads: z.boolean() })
+      .meta({ description: "What the guest may do in this portal (the organization's defaults at invitation, changed in the web)" }),
+  })
+  .meta({ id: "Guest" });
+export type GuestJson = z.input<typeof GuestSchema>;
 
 export interface GuestToInvite {
   email: string;

@@ -21,6 +21,7 @@ const prefs = (invitations: NotificationPreferences["invitations"]): Notificatio
   taskCompletions: "immediately",
   reminders: "immediately",
   invitations,
+  requests: "immediately",
 });
 
 async function setup() {

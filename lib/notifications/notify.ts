@@ -3,6 +3,8 @@ import { sendEmail } from "@/lib/email/send-email";
 import { fileUploadedEmail } from "@/lib/email/templates/file-uploaded";
 import { taskCompletedEmail } from "@/lib/email/templates/task-completed";
 import { fileWebUrl, portalWebUrl } from "@/lib/portals/links";
+import type { NoticeLine } from "@/lib/email/templates/batched-notices";
+import { offerNotice } from "./batch";
 import { keepForDigest } from "./digest";
 import { modeForUser } from "./preferences";
 import { notificationRecipients, type NotificationKind, type Recipient } from "./recipients";
@@ -15,6 +17,8 @@ export interface PortalNotification {
   subject: string;
   text: string;
   html: string;
+  /** Uploads: the file, as one line of a combined "new files" email (lib/notifications/batch.ts). */
+  batch?: { sourceId: string; line: NoticeLine };
 }
 
 export interface PlannedNotification {
@@ -40,7 +44,16 @@ export async function fileUploadedNotification(input: {
     uploaderName: input.uploaderName ?? input.uploaderEmail,
     fileUrl: fileWebUrl(input.orgId, input.portalId, input.fileId),
   });
-  const notification = { kind: "fileUploaded" as const, orgId: input.orgId, portalId: input.portalId, actorUserId: input.uploadedBy, ...content };
+  const fileUrl = fileWebUrl(input.orgId, input.portalId, input.fileId);
+  const who = input.uploaderName ?? input.uploaderEmail;
+  const notification = {
+    kind: "fileUploaded" as const,
+    orgId: input.orgId,
+    portalId: input.portalId,
+    actorUserId: input.uploadedBy,
+    ...content,
+    batch: { sourceId: input.fileId, line: { title: input.fileName, url: fileUrl, detail: who ? `${portal.name} · by ${who}` : portal.name } },
+  };
   return { notification, recipients: await notificationRecipients({ ...notification }) };
 }
 
@@ -64,9 +77,15 @@ export async function taskCompletedNotification(input: { orgId: string; portalId
 
 /**
  * One recipient's copy, as they chose in their notification settings: sent now (queued with SMTP,
- * captured without), kept for their daily digest, or not at all.
+ * captured without), kept for their daily digest, or not at all. An upload's copy is held for the
+ * batch window instead of sent (`held`), for the run to flush after it.
  */
 export async function sendNotification(notification: PortalNotification, recipient: Recipient) {
+  if (notification.batch) {
+    const { subject, text, html, orgId } = notification;
+    const outcome = await offerNotice({ userId: recipient.userId, orgId, kind: "uploads", subject, text, html, ...notification.batch }, "uploads");
+    return outcome === "held" ? { held: true as const } : { skipped: outcome };
+  }
   const mode = await modeForUser(recipient.userId, notification.kind === "fileUploaded" ? "uploads" : "taskCompletions");
   if (mode === "off") return { skipped: "off" as const };
   if (mode === "digest") {

@@ -5,13 +5,19 @@ import type { NotificationMode } from "@/lib/generated/prisma/client";
 // Each user's choice per kind of email (issue 14), the same in every organization they belong to,
 // members and guests alike: immediately, in the daily digest, or not at all. No row: immediately.
 
-export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations"] as const;
+export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations", "requests"] as const;
 export type NotificationPreferenceKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_MODES = ["immediately", "digest", "off"] as const satisfies readonly NotificationMode[];
 
 export type NotificationPreferences = Record<NotificationPreferenceKind, NotificationMode>;
 
-const DEFAULTS: NotificationPreferences = { uploads: "immediately", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" };
+const DEFAULTS: NotificationPreferences = {
+  uploads: "immediately",
+  taskCompletions: "immediately",
+  reminders: "immediately",
+  invitations: "immediately",
+  requests: "immediately",
+};
 
 export const NotificationPreferencesSchema = z.object(
   Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, z.enum(NOTIFICATION_MODES)])) as Record<
@@ -22,7 +28,9 @@ export const NotificationPreferencesSchema = z.object(
 
 export async function getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
   const row = await db.notificationPreference.findUnique({ where: { userId } });
-  return row ? { uploads: row.uploads, taskCompletions: row.taskCompletions, reminders: row.reminders, invitations: row.invitations } : { ...DEFAULTS };
+  return row
+    ? { uploads: row.uploads, taskCompletions: row.taskCompletions, reminders: row.reminders, invitations: row.invitations, requests: row.requests }
+    : { ...DEFAULTS };
 }
 
 /** The signed-in user's own choice (the session decides who; there is nobody else to check). */

@@ -186,19 +186,31 @@ export interface LiveGrant {
   role: MemberRole;
   /** D8: whether the organization may use the API now (enterprise plan, API enabled). */
   apiAccess: boolean;
+  /** The grant's scopes that the client is still allowed now (effectiveScopes adds the token's claim). */
+  scopes: string[];
+}
+
+/**
+ * What a request may do: the token's scope claim, limited to the grant's scopes and to the
+ * scopes the client is allowed now (narrowing a client takes effect on its live tokens at once).
+ */
+export function effectiveScopes(claimed: readonly Scope[], live: readonly string[]): Scope[] {
+  return claimed.filter((scope) => live.includes(scope));
 }
 
 /**
  * The claims' grant if it is live: not revoked, of this client, and its user still a member of
  * the organization (a user taken out of it loses API access at once, not when the token expires),
- * with the user's role (the access policy needs it) and the organization gate (D8). Null when the
- * claims' ids are not UUIDs (no such grant can exist).
+ * with the user's role (the access policy needs it), the organization gate (D8) and the grant's
+ * scopes that the client is still allowed. Null when the claims' ids are not UUIDs (no such grant
+ * can exist).
  */
 export function liveGrantQuery(claims: Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">): Prisma.Sql | null {
   const { grantId, orgId, userId, clientId } = claims;
   if (![grantId, orgId, userId].every(isUuid)) return null;
   return Prisma.sql`
-    SELECT g."clientId", m."role"::text AS "role", ${apiAccessSql} AS "apiAccess"
+    SELECT g."clientId", m."role"::text AS "role", ${apiAccessSql} AS "apiAccess",
+      ARRAY(SELECT s FROM unnest(g."scopes") s WHERE s = ANY(c."allowedScopes")) AS "scopes"
     FROM "OAuthGrant" g
     JOIN "OAuthClient" c ON c."id" = g."clientId"
     JOIN "Membership" m ON m."orgId" = g."orgId" AND m."userId" = g."userId"
@@ -219,5 +231,5 @@ export async function verifyAccessToken(token: string): Promise<VerifiedAccessTo
   const query = liveGrantQuery(claims);
   const [grant] = query ? await db.$queryRaw<LiveGrant[]>(query) : [];
   if (!grant) throw grantRevoked();
-  return { ...claims, clientRecordId: grant.clientId, role: grant.role };
+  return { ...claims, scopes: effectiveScopes(claims.scopes, grant.scopes), clientRecordId: grant.clientId, role: grant.role };
 }

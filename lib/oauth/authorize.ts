@@ -40,8 +40,8 @@ export interface AuthorizeRequest {
   state: string | null;
   codeChallenge: string | null;
   codeChallengeMethod: "S256" | null;
-  /** The canonical resource indicator, or null (the REST API). */
-  resource: string | null;
+  /** The canonical resource indicator; null or absent: the REST API. */
+  resource?: string | null;
 }
 
 export type AuthorizeCheck =
@@ -128,7 +128,7 @@ export async function issueAuthorizationCode(input: { request: AuthorizeRequest;
       codeHash: sha256Hex(code),
       clientId: request.client.id,
       orgId,
-      resource: request.resource,
+      resource: request.resource ?? null,
       userId,
       scopes: approvedScopes,
       redirectUri: request.redirectUri,

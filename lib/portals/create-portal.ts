@@ -7,6 +7,7 @@ import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { OUTBOX_RECORDSET, outboxJson, outboxRow, recordEvent } from "@/lib/events/record-event";
+import { applyTemplateRequests } from "@/lib/requests/template-requests";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
@@ -17,8 +18,9 @@ export type CreatePortalInput = { viewer: Viewer } & CreatePortalBody;
 
 /**
  * Creates a portal (or a template), optionally from a template of the organization: its folder
- * tree, its tags (merged with the given ones) and its workflow state are copied. The portal, its
- * audit row and `portal.created` commit together.
+ * tree, its tags (merged with the given ones) and its workflow state are copied, and its request
+ * list made (lib/requests/template-requests.ts). The portal, its audit row, `portal.created` and
+ * the request list's tasks (each with its own `task.created`) commit together.
  */
 export async function createPortal({ viewer, ...input }: CreatePortalInput): Promise<PortalRecord> {
   requireOrg(viewer, "createPortal");
@@ -54,6 +56,7 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
       metadata: { name, tags: allTags, is_template: isTemplate, template_id: template?.id ?? null, folders_copied: folders },
     });
     await recordEvent(tx, { orgId, portalId: portal.id, type: "portal.created", data: { created_by: createdById, tags: allTags, is_template: isTemplate } });
+    if (template && !isTemplate) await applyTemplateRequests({ viewer, templateId: template.id, portalId: portal.id });
     return portal.id;
   });
   return loadPortal(viewer, portalId, "update");

@@ -3,6 +3,7 @@ import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId, queryBoolean } from "@/lib/shared-schemas";
 import { ExternalSystemIdsPatchSchema, MAX_SYSTEM_LENGTH, MAX_VALUE_LENGTH } from "@/lib/external-ids/schemas";
 import { isUuid } from "@/lib/ids";
+import { displayNameProblem } from "@/lib/text";
 
 // Portal requests and the Portal record (spec sections 2 and 4, D9, D13).
 
@@ -10,7 +11,16 @@ import { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from "./limits";
 
 export { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS };
 
-export const portalNameSchema = z.string().trim().min(1).max(MAX_NAME_LENGTH).meta({ description: "Trimmed, 1-200 characters" });
+export const portalNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_NAME_LENGTH)
+  .superRefine((name, ctx) => {
+    const problem = displayNameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .meta({ description: "Trimmed, 1-200 characters; no control, invisible or bidirectional formatting characters" });
 
 /** Each tag trimmed, 1-100 characters; duplicates dropped (first occurrence kept), at most 50. */
 export const portalTagsSchema = z

@@ -13,6 +13,7 @@ import { createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
 import { objectBytes, removeObjectsAfterEach } from "@/lib/test-support/storage";
 import { createSelfSignedP12, loadIdentity } from "./certificate";
 import { getDocumentToSign, signDocument } from "./sign-document";
+import { getSignatureRecord } from "./signature-record";
 import { checkPdfSignature, OID, poppler } from "./test-support/verify-signature";
 
 // Signing a Sign Document task end to end against PostgreSQL and the S3 server: the signed copy is
@@ -145,6 +146,28 @@ describe("signDocument", () => {
     // The original stays as it was.
     expect(await objectBytes(s.original.storageKey!)).toEqual(s.originalBytes);
     expect(await db.fileEntry.findUniqueOrThrow({ where: { id: s.original.id } })).toMatchObject({ deletedAt: null, signed: false });
+  });
+
+  it("the firm reads who signed, when, from where, the signed copy with its certificate page and the original", async () => {
+    const s = await setup();
+    expect(await getSignatureRecord({ viewer: s.viewer, portalId: s.portal.id, taskId: s.taskId })).toBeNull();
+    const signed = await signDocument({ viewer: s.guest, taskId: s.taskId, signature: { kind: "typed", name: "Gina Guest" }, consent: true, ...request });
+    const record = await getSignatureRecord({ viewer: s.viewer, portalId: s.portal.id, taskId: s.taskId });
+    expect(record).toMatchObject({
+      signerName: "Gina Guest",
+      signerEmail: s.guestUser.email,
+      ip: "203.0.113.7",
+      userAgent: "Mozilla/5.0 (iPhone) Test",
+      method: "typed",
+      signedFile: { id: signed.id, name: "Engagement letter (signed).pdf" },
+      original: { id: s.original.id, name: "Engagement letter.pdf" },
+    });
+    expect(record!.signedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // The certificate page is the signed copy's last page.
+    const pages = (await PDFDocument.load(await objectBytes(signed.storageKey!))).getPageCount();
+    expect(record!.certificatePage).toBe(pages);
+    // Another portal's task id is not found; a foreign organization's viewer neither.
+    expect(await outcomeOf(getSignatureRecord({ viewer: s.viewer, portalId: s.portal.id, taskId: crypto.randomUUID() }))).toBe("not_found: Task not found");
   });
 
   it("any byte changed afterwards makes verification fail", async () => {

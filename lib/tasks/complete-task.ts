@@ -6,6 +6,9 @@ import { recordEvent } from "@/lib/events/record-event";
 import { toApiActionType } from "./action-types";
 import { actorUserId, lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
 
+/** A completion (and a reopening) starts without a review (lib/tasks/review-task.ts). */
+const NOT_REVIEWED = { review: null, reviewNote: null, reviewedAt: null, reviewedById: null };
+
 /**
  * THE Open → Done transition, used by every route (PATCH, POST complete, the web, a File Request
  * fulfilled by a guest upload). A conditional update (`status = Open`): of concurrent completions
@@ -19,7 +22,7 @@ export async function markTaskDone(
   const at = new Date();
   const { count } = await tx.task.updateMany({
     where: { id: taskId, orgId, deletedAt: null, status: "Open" },
-    data: { status: "Done", completedAt: at, completedById: actorUserId(actor) },
+    data: { status: "Done", completedAt: at, completedById: actorUserId(actor), ...NOT_REVIEWED },
   });
   if (count === 0) return false;
   const task = await tx.task.findUniqueOrThrow({
@@ -62,7 +65,7 @@ export async function markTaskDone(
 export async function markTaskOpen(tx: Tx, { orgId, taskId, actor }: { orgId: string; taskId: string; actor: Actor }): Promise<boolean> {
   const { count } = await tx.task.updateMany({
     where: { id: taskId, orgId, deletedAt: null, status: "Done" },
-    data: { status: "Open", completedAt: null, completedById: null },
+    data: { status: "Open", completedAt: null, completedById: null, ...NOT_REVIEWED },
   });
   if (count === 0) return false;
   const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });

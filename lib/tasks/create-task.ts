@@ -2,12 +2,16 @@ import { randomUUID } from "node:crypto";
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { AUDIT_RECORDSET, auditRow } from "@/lib/audit/record-audit";
-import { db, query } from "@/lib/db";
-import { invalidRequest, notFound } from "@/lib/errors";
+import { afterCommit, db, query } from "@/lib/db";
+import { invalidField, invalidRequest, notFound } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
+import { withChange } from "@/lib/events/with-change";
 import { OUTBOX_RECORDSET, outboxJson, outboxRow, type OutboxRow } from "@/lib/events/record-event";
 import { isUuid } from "@/lib/ids";
 import { fromApiActionType } from "./action-types";
+import { setTaskFormFields } from "./form-fields";
+import { setSignDocument } from "./sign-document";
+import { checkTaskContent } from "./task-content";
 import { resolveAssignees, type ResolvedAssignee } from "./resolve-assignees";
 import { CreateTaskBodySchema, type CreateTaskBody } from "./schemas";
 import { actorUserId } from "./task-changes";
@@ -17,13 +21,32 @@ export type CreateTaskInput = { viewer: Viewer; portalId: string } & CreateTaskB
 /**
  * Creates an Open task in a portal with its assignees (D17). The task, its assignees, the portal's
  * activity, the audit row, `task.created` and (with reminders) `task.reminders_changed` commit
- * together: they are written by one statement (see INSERT_TASK), atomic on its own.
+ * together: they are written by one statement (see INSERT_TASK), atomic on its own. With a Fill
+ * Form's `form_fields` or a Sign Document's `document_file_id` the statement and the calls that
+ * set them (setTaskFormFields, setSignDocument: the web's) share one transaction, so a refused
+ * field or document creates nothing.
  */
 export async function createTask({ viewer, portalId, ...input }: CreateTaskInput): Promise<{ taskId: string }> {
   requirePortal(viewer, portalId, "manageTasks");
+  const body = CreateTaskBodySchema.parse(input);
+  const actionType = body.action_type ?? "General";
+  checkTaskContent(fromApiActionType(actionType), body);
+  if (body.signature_placement !== undefined && body.document_file_id === undefined)
+    throw invalidField("document_file_id", "Required with signature_placement");
+  if (body.form_fields === undefined && body.document_file_id === undefined) return insertTask(viewer, portalId, body);
+  return withChange(async () => {
+    const { taskId } = await insertTask(viewer, portalId, body);
+    if (body.form_fields) await setTaskFormFields({ viewer, taskId, fields: body.form_fields });
+    if (body.document_file_id !== undefined) {
+      await setSignDocument({ viewer, taskId, fileId: body.document_file_id, placement: body.signature_placement ?? { signaturePage: true } });
+    }
+    return { taskId };
+  });
+}
+
+async function insertTask(viewer: Viewer, portalId: string, body: CreateTaskBody): Promise<{ taskId: string }> {
   const { orgId } = viewer;
   const actor = actorOf(viewer);
-  const body = CreateTaskBodySchema.parse(input);
   const sendReminder = body.send_reminder ?? false;
   if (sendReminder && body.due_date === undefined) throw invalidRequest("send_reminder: Requires due_date");
   const actionType = body.action_type ?? "General";
@@ -98,7 +121,7 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
   ]);
   // No row: the portal is not an active portal of the organization (nothing was written).
   if (rows.length === 0) throw notFound("Portal");
-  kickEventRelay();
+  afterCommit(kickEventRelay);
   return { taskId };
 }
 

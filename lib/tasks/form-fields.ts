@@ -11,7 +11,8 @@ import { lockTaskFor, touchPortal } from "./task-changes";
 export const FORM_FIELD_KINDS = ["text", "textarea", "number", "date", "select", "checkbox"] as const;
 export const MAX_FORM_FIELDS = 100;
 
-const FieldSchema = z
+/** One field of a Fill Form task as a request gives it (the web's form builder, the API's `form_fields`). */
+export const FormFieldSchema = z
   .strictObject({
     label: z.string().trim().min(1, "Must not be empty").max(500),
     kind: z.enum(FORM_FIELD_KINDS),
@@ -22,19 +23,23 @@ const FieldSchema = z
     if (f.kind === "select" && f.options.length < 2) ctx.addIssue({ code: "custom", path: ["options"], message: "A single choice needs at least 2 options" });
     if (f.kind !== "select" && f.options.length > 0) ctx.addIssue({ code: "custom", path: ["options"], message: "Only a single choice has options" });
     if (new Set(f.options).size !== f.options.length) ctx.addIssue({ code: "custom", path: ["options"], message: "Options must differ" });
-  });
+  })
+  .meta({ id: "FormField", description: "One field: `label`, `kind`, `required` (default false), `options` (a `select` needs at least 2)" });
 
-export type FormFieldInput = z.input<typeof FieldSchema>;
+export type FormFieldInput = z.input<typeof FormFieldSchema>;
+
+export const FormFieldsSchema = z.array(FormFieldSchema).max(MAX_FORM_FIELDS, `At most ${MAX_FORM_FIELDS} fields`);
 
 /**
  * The fields as stored (trimmed, defaults filled), or a 400 naming the first problem
- * (`fields.2.options: ...`): for a caller that checks them before creating the task.
+ * (`fields.2.options: ...`, or under another `name`: the API's `form_fields.2.options`): for a
+ * caller that checks them before creating the task.
  */
-export function checkFormFields(fields: unknown) {
-  const parsed = z.array(FieldSchema).max(MAX_FORM_FIELDS, `At most ${MAX_FORM_FIELDS} fields`).safeParse(fields);
+export function checkFormFields(fields: unknown, name = "fields") {
+  const parsed = FormFieldsSchema.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw invalidRequest(`${["fields", ...issue.path].join(".")}: ${issue.message}`);
+    throw invalidRequest(`${[name, ...issue.path].join(".")}: ${issue.message}`);
   }
   return parsed.data;
 }

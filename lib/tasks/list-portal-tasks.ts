@@ -8,6 +8,7 @@ import { accessPortal } from "@/lib/portals/get-portal";
 export const TASK_INCLUDE = {
   assignees: { orderBy: [{ type: "asc" }, { email: "asc" }] },
   files: { where: { status: "registered", deletedAt: null, isFolder: false }, select: { id: true }, orderBy: PAGE_ORDER },
+  formFields: { orderBy: { position: "asc" }, select: { id: true, label: true, kind: true, required: true, options: true } },
 } satisfies Prisma.TaskInclude;
 
 /**

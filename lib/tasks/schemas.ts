@@ -2,6 +2,8 @@ import { z } from "zod";
 import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";
 import { taskActionTypes, taskStatuses } from "@/lib/events/types";
+import { FORM_FIELD_KINDS, FormFieldsSchema } from "./form-fields";
+import { SignaturePlacementSchema } from "./sign-document";
 
 // Task requests and the Task record (spec sections 2-4, D11, D17, D18).
 
@@ -18,6 +20,20 @@ export const PortalTasksParamsSchema = z.object({ portalId: pathId("Portal") });
 export const TaskParamsSchema = z.object({ taskId: pathId("Task") });
 export const ListTasksQuerySchema = pageQuery;
 
+// Extensions of the contract (docs/api.md): what the web's task builder sets, through the same
+// domain functions (form-fields.ts, sign-document.ts, resolve-assignees.ts) with the same checks.
+const formFields = FormFieldsSchema.meta({
+  description: "Extension, Fill Form only: the form's fields in order, at most 100 (replaces them on PATCH; refused once the form has answers)",
+});
+const documentFileId = z.string().meta({
+  format: "uuid",
+  description: "Extension, Sign Document only: a registered PDF file of the task's portal, the document to sign",
+});
+const signaturePlacement = SignaturePlacementSchema.meta({
+  description:
+    "Extension, Sign Document only: `{signaturePage: true}` (a page appended to the document; the default) or a box `{page, x, y, width, height}` in fractions of the page (0-1, from the top left)",
+});
+
 export const CreateTaskBodySchema = z.object({
   title,
   description: description.optional(),
@@ -26,6 +42,9 @@ export const CreateTaskBodySchema = z.object({
   assigned_guest_ids: idList("User ids of guests of this portal").optional(),
   assigned_member_ids: idList("User ids of members of the organization").optional(),
   send_reminder: z.boolean().optional().meta({ description: "Default false; requires due_date" }),
+  form_fields: formFields.optional(),
+  document_file_id: documentFileId.optional(),
+  signature_placement: signaturePlacement.optional(),
 });
 export type CreateTaskBody = z.output<typeof CreateTaskBodySchema>;
 
@@ -35,6 +54,11 @@ export const UpdateTaskBodySchema = z.object({
   status: z.string().optional().meta({ description: "done, completed or closed (any case) finish the task; any other value reopens it" }),
   due_date: dueDate.nullable().optional().meta({ description: "null clears it (not while send_reminder is on)" }),
   send_reminder: z.boolean().optional().meta({ description: "Beyond the spec: turn reminders on (needs a due date) or off" }),
+  assigned_guest_ids: idList("Extension: the guest assignees become exactly these user ids of guests of this portal ([] removes them all)").optional(),
+  assigned_member_ids: idList("Extension: the member assignees become exactly these user ids of members of the organization ([] removes them all)").optional(),
+  form_fields: formFields.optional(),
+  document_file_id: documentFileId.optional(),
+  signature_placement: signaturePlacement.optional(),
 });
 export type UpdateTaskBody = z.output<typeof UpdateTaskBodySchema>;
 
@@ -63,6 +87,27 @@ export const TaskSchema = z
     updated_at: dateTime,
     completed_at: dateTime.nullable(),
     attached_file_ids: z.array(z.string().meta({ format: "uuid" })),
+    document_file_id: z
+      .string()
+      .nullable()
+      .meta({ format: "uuid", description: "Extension: a Sign Document task's document to sign; null when none is set (or another type)" }),
+    signature_placement: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "Extension: where the signature goes (see signature_placement of createTask); null when no document is set" }),
+    form_fields: z
+      .array(
+        z
+          .object({
+            id: z.string().meta({ format: "uuid" }),
+            label: z.string(),
+            kind: z.enum(FORM_FIELD_KINDS),
+            required: z.boolean(),
+            options: z.array(z.string()),
+          })
+          .meta({ id: "TaskFormField" }),
+      )
+      .meta({ description: "Extension: a Fill Form task's fields in order; [] for other types" }),
   })
   .meta({ id: "Task" });
 export type TaskJson = z.input<typeof TaskSchema>;

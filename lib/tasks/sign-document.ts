@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
-import { invalidRequest } from "@/lib/errors";
+import { invalidField } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { lockTaskFor, touchPortal } from "./task-changes";
 
@@ -22,7 +22,8 @@ export type SignaturePlacement = z.infer<typeof SignaturePlacementSchema>;
 /**
  * Sets the document to sign and the placement of a Sign Document task (members and admins). The
  * file must be a registered, not deleted PDF (type `application/pdf` or extension `pdf`) of the
- * task's portal; anything else is 400 naming `fileId`, a bad placement 400 naming `placement`.
+ * task's portal; anything else is 400 naming `document_file_id`, a bad placement 400 naming
+ * `signature_placement` (the API's names; the web form's document field has the same name).
  */
 export async function setSignDocument({
   viewer,
@@ -36,20 +37,20 @@ export async function setSignDocument({
   placement: SignaturePlacement;
 }) {
   const parsed = SignaturePlacementSchema.safeParse(placement);
-  if (!parsed.success) throw invalidRequest(`placement: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw invalidField("signature_placement", parsed.error.issues[0]!.message);
   const { orgId } = viewer;
   return db.$transaction(async (tx) => {
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
-    if (task.actionType !== "SignDocument") throw invalidRequest("taskId: Only a Sign Document task has a document to sign");
+    if (task.actionType !== "SignDocument") throw invalidField("document_file_id", "Only a Sign Document task has a document to sign");
     const file = isUuid(fileId)
       ? await tx.fileEntry.findFirst({
           where: { id: fileId, orgId, portalId: task.portalId, isFolder: false, status: "registered", deletedAt: null },
           select: { id: true, name: true, contentType: true, extension: true },
         })
       : null;
-    if (!file) throw invalidRequest("fileId: Not a file of this portal");
+    if (!file) throw invalidField("document_file_id", "Not a file of this portal");
     if (!(file.contentType?.split(";")[0]?.trim().toLowerCase() === "application/pdf" || file.extension === "pdf"))
-      throw invalidRequest("fileId: The document to sign must be a PDF");
+      throw invalidField("document_file_id", "The document to sign must be a PDF");
     const updated = await tx.task.update({ where: { id: task.id }, data: { documentFileId: file.id, signaturePlacement: parsed.data } });
     await touchPortal(tx, { orgId, portalId: task.portalId });
     await recordAudit(tx, {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { completeUpload } from "@/lib/files/complete-upload";
 import { getFileUrl } from "@/lib/files/file-url";
 import { startUpload } from "@/lib/files/start-upload";
 import { createTestGuest, createTestPortal } from "@/lib/test-support/fixtures";
 import { createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
-import { removeObjectsAfterEach } from "@/lib/test-support/storage";
+import { removeObjectsAfterEach, uploadForTask } from "@/lib/test-support/storage";
 import { createTask } from "./create-task";
 import { setTaskFormFields } from "./form-fields";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "./task-answers";
@@ -29,19 +28,13 @@ async function setup(permissions: object = {}) {
   return { ...ctx, guestUser, guest, task, events };
 }
 
-async function upload(viewer: Parameters<typeof startUpload>[0]["viewer"], portalId: string, taskId: string, name: string) {
-  const ticket = await startUpload({ viewer, portalId, filename: name, contentType: "text/plain", taskId });
-  expect((await fetch(ticket.uploadUrl, { method: "PUT", body: `bytes of ${name}`, headers: { "content-type": "text/plain" } })).ok).toBe(true);
-  return completeUpload({ viewer, portalId, fileId: ticket.fileId, filename: name });
-}
-
 describe("File Request fulfilled by a guest upload", () => {
   it("the first registered upload completes it once, task.completed carries file_id; later uploads are linked too", async () => {
     const s = await setup();
     const taskId = await s.task("File Request");
-    const first = await upload(s.guest, s.portal.id, taskId, "passport.txt");
+    const first = await uploadForTask(s.guest, s.portal.id, taskId, "passport.txt");
     expect(await db.task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: "Done", completedById: s.guestUser.id });
-    const second = await upload(s.guest, s.portal.id, taskId, "utility-bill.txt");
+    const second = await uploadForTask(s.guest, s.portal.id, taskId, "utility-bill.txt");
     const completed = await s.events("task.completed");
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data).toEqual({
@@ -61,7 +54,7 @@ describe("File Request fulfilled by a guest upload", () => {
   it("a member's upload against it does not complete it (only the client's fulfils the request)", async () => {
     const s = await setup();
     const taskId = await s.task("File Request");
-    await upload(s.viewer, s.portal.id, taskId, "template.txt");
+    await uploadForTask(s.viewer, s.portal.id, taskId, "template.txt");
     expect(await db.task.findUniqueOrThrow({ where: { id: taskId } })).toMatchObject({ status: "Open" });
     expect(await s.events("task.completed")).toHaveLength(0);
   });
@@ -163,7 +156,7 @@ describe("General and download permission", () => {
   it("a guest without download permission gets no download URL (the download route's check)", async () => {
     const s = await setup({ download: false });
     const taskId = await s.task("File Request");
-    const file = await upload(s.guest, s.portal.id, taskId, "mine.txt");
+    const file = await uploadForTask(s.guest, s.portal.id, taskId, "mine.txt");
     expect(await outcomeOf(getFileUrl({ viewer: s.guest, portalId: s.portal.id, fileId: file.id }))).toBe(
       "forbidden: Guests of this portal may not download files",
     );

@@ -142,17 +142,17 @@ describe("Sign Document", () => {
     expect(await db.auditLog.count({ where: { orgId: org.id, action: "task.document_set" } })).toBe(2);
 
     expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: png.id, placement: { signaturePage: true } }))).toBe(
-      "invalid_request: fileId: The document to sign must be a PDF",
+      "invalid_request: document_file_id: The document to sign must be a PDF",
     );
     expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: elsewhere.id, placement: { signaturePage: true } }))).toBe(
-      "invalid_request: fileId: Not a file of this portal",
+      "invalid_request: document_file_id: Not a file of this portal",
     );
     expect(await outcomeOf(setSignDocument({ viewer, taskId, fileId: pdf.id, placement: { page: 1, x: 0.9, y: 0, width: 0.2, height: 0.1 } }))).toBe(
-      "invalid_request: placement: The box must lie within the page",
+      "invalid_request: signature_placement: The box must lie within the page",
     );
     const general = await createTask({ viewer, portalId: portal.id, title: "General" });
     expect(await outcomeOf(setSignDocument({ viewer, taskId: general.taskId, fileId: pdf.id, placement: { signaturePage: true } }))).toBe(
-      "invalid_request: taskId: Only a Sign Document task has a document to sign",
+      "invalid_request: document_file_id: Only a Sign Document task has a document to sign",
     );
     // A deleted document no longer shows.
     await db.fileEntry.update({ where: { id: pdf.id }, data: { deletedAt: new Date() } });

@@ -1,4 +1,5 @@
 import { toApiActionType } from "./action-types";
+import { FORM_FIELD_KINDS } from "./form-fields";
 import type { TaskWithRelations } from "./list-portal-tasks";
 import type { TaskJson } from "./schemas";
 
@@ -19,5 +20,14 @@ export function toTaskResponse(t: TaskWithRelations): TaskJson {
     updated_at: t.updatedAt,
     completed_at: t.completedAt,
     attached_file_ids: t.files.map((f) => f.id),
+    document_file_id: t.documentFileId,
+    signature_placement: t.documentFileId && isObject(t.signaturePlacement) ? t.signaturePlacement : null,
+    form_fields: t.formFields.map((f) => ({ id: f.id, label: f.label, kind: asKind(f.kind), required: f.required, options: f.options })),
   };
 }
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const asKind = (kind: string) => FORM_FIELD_KINDS.find((k) => k === kind) ?? "text";

@@ -1,9 +1,12 @@
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { invalidRequest } from "@/lib/errors";
+import { invalidField, invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
+import { setTaskFormFields } from "./form-fields";
+import { SignaturePlacementSchema, setSignDocument } from "./sign-document";
+import { checkTaskContent, replaceAssignees } from "./task-content";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
 import { lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
 
@@ -13,7 +16,10 @@ export type UpdateTaskInput = { viewer: Viewer; taskId: string } & UpdateTaskBod
  * PATCH a task: only the fields sent change; `status` finishes (done/completed/closed, any case)
  * or reopens (anything else) through the one transition of complete-task.ts, so `task.completed`
  * fires once per Open → Done (D12). A change of due date or send_reminder records
- * `task.reminders_changed` (D18). A PATCH that changes nothing writes nothing.
+ * `task.reminders_changed` (D18). `assigned_guest_ids` / `assigned_member_ids` replace that kind
+ * of assignee, `form_fields` a Fill Form's fields and `document_file_id` / `signature_placement` a
+ * Sign Document's document, through the web's functions in this transaction (all or nothing). A
+ * PATCH that changes nothing writes nothing.
  */
 export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput): Promise<{ changed: boolean }> {
   const { orgId } = viewer;
@@ -21,6 +27,7 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
   const body = UpdateTaskBodySchema.parse(input);
   const changed = await withChange(async (tx) => {
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
+    checkTaskContent(task.actionType, body);
     const dueDate = body.due_date === undefined ? task.dueDate : body.due_date === null ? null : new Date(body.due_date);
     const sendReminder = body.send_reminder ?? task.sendReminder;
     if (sendReminder && dueDate === null) {
@@ -51,6 +58,18 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
       });
     }
 
+    const assigneesChanged = await replaceAssignees(tx, { orgId, task, actor, guestIds: body.assigned_guest_ids, memberIds: body.assigned_member_ids });
+    if (body.form_fields !== undefined) await setTaskFormFields({ viewer, taskId: task.id, fields: body.form_fields });
+    if (body.document_file_id !== undefined || body.signature_placement !== undefined) {
+      const fileId = body.document_file_id ?? task.documentFileId;
+      if (!fileId) throw invalidField("document_file_id", "Required: the task has no document to sign yet");
+      const stored = SignaturePlacementSchema.safeParse(task.signaturePlacement);
+      const placement = body.signature_placement ?? (stored.success ? stored.data : { signaturePage: true as const });
+      await setSignDocument({ viewer, taskId: task.id, fileId, placement });
+    }
+    const contentChanged = assigneesChanged || body.form_fields !== undefined || body.document_file_id !== undefined || body.signature_placement !== undefined;
+    if (assigneesChanged && fields.length === 0) await touchPortal(tx, { orgId, portalId: task.portalId });
+
     let transitioned = false;
     if (body.status !== undefined) {
       const target = statusFromInput(body.status);
@@ -60,7 +79,7 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
     // A transition with reminders on already recorded the schedule's new state.
     const reminderFieldsChanged = (data.dueDate !== undefined && (task.sendReminder || sendReminder)) || data.sendReminder !== undefined;
     if (reminderFieldsChanged && !(transitioned && sendReminder)) await recordRemindersChanged(tx, task.id);
-    return fields.length > 0 || transitioned;
+    return fields.length > 0 || transitioned || contentChanged;
   });
   return { changed };
 }

@@ -24,7 +24,7 @@ const FULL_ROWS = [
   "NotificationSetting",
   "OAuthClient",
 ];
-const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "OAuthGrant", "OAuthAuthorizationCode"];
+const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "BatchedNotice", "OAuthGrant", "OAuthAuthorizationCode"];
 /** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
 export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */

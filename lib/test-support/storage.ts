@@ -1,6 +1,9 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
+import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
+import { completeUpload } from "@/lib/files/complete-upload";
+import { startUpload } from "@/lib/files/start-upload";
 import { bucket, s3 } from "@/lib/storage/s3";
 
 // A look into the bucket, and folder rows, for integration tests.
@@ -43,4 +46,11 @@ export function removeObjectsAfterEach(): (orgId: string) => void {
     await Promise.all(orgs.splice(0).map(removeObjects));
   });
   return (orgId) => void orgs.push(orgId);
+}
+
+/** A two-step upload by the viewer, linked to a task: the ticket, the PUT to storage, the completion. */
+export async function uploadForTask(viewer: Viewer, portalId: string, taskId: string, name: string) {
+  const ticket = await startUpload({ viewer, portalId, filename: name, contentType: "text/plain", taskId });
+  expect((await fetch(ticket.uploadUrl, { method: "PUT", body: `bytes of ${name}`, headers: { "content-type": "text/plain" } })).ok).toBe(true);
+  return completeUpload({ viewer, portalId, fileId: ticket.fileId, filename: name });
 }

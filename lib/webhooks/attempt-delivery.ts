@@ -40,6 +40,8 @@ interface AttemptRow {
   url: string;
   enabled: boolean;
   secretEncrypted: string;
+  /** The rotated-out secret, only while its grace period lasts at the attempt's time. */
+  previousSecretEncrypted: string | null;
   eventId: string | null;
   portalId: string | null;
   data: Prisma.JsonValue;
@@ -59,10 +61,11 @@ interface AttemptRow {
  * with its external ids: one statement (issue 17) instead of two Prisma reads of four queries.
  * One snapshot: the portal's name is read as it is at the attempt, as before.
  */
-async function loadAttempt(deliveryId: string, number: number): Promise<AttemptRow | undefined> {
+async function loadAttempt(deliveryId: string, number: number, at: Date): Promise<AttemptRow | undefined> {
   const [row] = await query<AttemptRow>(
     `SELECT d."status", d."eventType", d."createdAt",
             w."id" AS "webhookId", w."orgId", w."url", w."enabled", w."secretEncrypted",
+            CASE WHEN w."previousSecretExpiresAt" > $3::timestamp THEN w."previousSecretEncrypted" END AS "previousSecretEncrypted",
             e."id" AS "eventId", e."portalId", e."data", e."occurredAt",
             a."success" AS "loggedSuccess", a."statusCode" AS "loggedStatusCode", a."error" AS "loggedError",
             p."name" AS "portalName",
@@ -76,7 +79,7 @@ async function loadAttempt(deliveryId: string, number: number): Promise<AttemptR
      LEFT JOIN "WebhookAttempt" a ON a."deliveryId" = d."id" AND a."number" = $2::int
      LEFT JOIN "Portal" p ON p."id" = e."portalId" AND p."orgId" = w."orgId"
      WHERE d."id" = $1::uuid`,
-    [deliveryId, number],
+    [deliveryId, number, at.toISOString()],
   );
   return row;
 }
@@ -165,7 +168,8 @@ function isForeignKeyViolation(e: unknown): boolean {
  */
 export async function attemptDelivery(options: AttemptOptions): Promise<AttemptOutcome> {
   const { deliveryId, number, last } = options;
-  const delivery = await loadAttempt(deliveryId, number);
+  const now = new Date();
+  const delivery = await loadAttempt(deliveryId, number, now);
   if (!delivery) return { outcome: "stopped", reason: "gone" };
   if (delivery.status !== "pending") return { outcome: "stopped", reason: "not_pending" };
   const counts = delivery.eventType !== TEST_EVENT;
@@ -186,22 +190,27 @@ export async function attemptDelivery(options: AttemptOptions): Promise<AttemptO
     await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: "failed", count: false });
     return { outcome: "stopped", reason: "webhook_disabled" };
   }
-  const payload = buildPayload({
-    deliveryId,
-    webhookId: delivery.webhookId,
-    orgId: delivery.orgId,
-    eventType: delivery.eventType,
-    deliveryCreatedAt: delivery.createdAt,
-    event:
-      delivery.eventId !== null && delivery.occurredAt !== null
-        ? { id: delivery.eventId, portalId: delivery.portalId, data: delivery.data, occurredAt: delivery.occurredAt }
-        : null,
-    portal: delivery.portalName !== null ? { name: delivery.portalName, externalIds: delivery.externalIds ?? [] } : null,
-  });
+  const payload = buildPayload(
+    {
+      deliveryId,
+      webhookId: delivery.webhookId,
+      orgId: delivery.orgId,
+      eventType: delivery.eventType,
+      deliveryCreatedAt: delivery.createdAt,
+      event:
+        delivery.eventId !== null && delivery.occurredAt !== null
+          ? { id: delivery.eventId, portalId: delivery.portalId, data: delivery.data, occurredAt: delivery.occurredAt }
+          : null,
+      portal: delivery.portalName !== null ? { name: delivery.portalName, externalIds: delivery.externalIds ?? [] } : null,
+    },
+    now,
+  );
   const response = await sendWebhookRequest({
     url: delivery.url,
     secret: decrypt(delivery.secretEncrypted),
+    previousSecret: delivery.previousSecretEncrypted === null ? null : decrypt(delivery.previousSecretEncrypted),
     deliveryId,
+    sentAt: now,
     eventType: delivery.eventType,
     payload,
     timeoutMs: options.timeoutMs,

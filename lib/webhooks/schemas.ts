@@ -54,6 +54,15 @@ export type WebhookBody = z.input<typeof WebhookSchema>;
 
 export const WebhookChangeResultSchema = z.object({ success: z.boolean(), webhook_id: z.uuid() }).meta({ id: "WebhookChangeResult" });
 
+export const WebhookSecretRotatedSchema = z
+  .object({
+    success: z.boolean(),
+    webhook_id: z.uuid(),
+    secret: z.string().meta({ description: "The new signing secret (the webhook's `secret` from now on)" }),
+    previous_secret_expires_at: dateTime.meta({ description: "Until then deliveries also carry the previous secret's signatures" }),
+  })
+  .meta({ id: "WebhookSecretRotated" });
+
 export const WebhookTestResultSchema = z
   .object({
     success: z.boolean().meta({ description: "The receiver answered 2xx within 10 s" }),

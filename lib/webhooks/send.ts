@@ -1,11 +1,15 @@
 import { isOutboundError, outboundRequest, type OutboundPolicy } from "@/lib/outbound";
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_LIMIT } from "./config";
-import { signWebhookBody } from "./secret";
+import { signatureHeaders } from "./secret";
 
 export interface WebhookRequest {
   url: string;
   secret: string;
+  /** The secret a rotation replaced, while its grace period lasts: its signatures are sent too. */
+  previousSecret?: string | null;
   deliveryId: string;
+  /** The attempt's time (the payload's `timestamp`, `webhook-timestamp`); default now. */
+  sentAt?: Date;
   eventType: string;
   payload: Record<string, unknown>;
   /** D20: 10 s; tests of the attempt logic pass less. */
@@ -26,7 +30,8 @@ export interface WebhookResponse {
 }
 
 /**
- * One signed POST (D20): the body is serialised once and those exact bytes are signed and sent.
+ * One signed POST (D20): the body is serialised once and those exact bytes are signed (both
+ * schemes, see signatureHeaders) and sent.
  * Redirects are not followed; success is a 2xx within the time limit. Never throws: every
  * failure to reach the receiver is an outcome for the attempt log.
  */
@@ -41,7 +46,13 @@ export async function sendWebhookRequest(request: WebhookRequest): Promise<Webho
       method: "POST",
       headers: {
         "Content-Type": "application/json",
-        "X-Webhook-Signature": signWebhookBody(request.secret, body),
+        ...signatureHeaders({
+          secret: request.secret,
+          previousSecret: request.previousSecret,
+          deliveryId: request.deliveryId,
+          sentAt: request.sentAt ?? startedAt,
+          body,
+        }),
         "X-Webhook-Delivery-Id": request.deliveryId,
         "X-Webhook-Event": request.eventType,
       },

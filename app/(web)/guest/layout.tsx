@@ -9,7 +9,14 @@ export default async function GuestLayout({ children }: { children: ReactNode })
   const user = await requireUser(GUEST_HOME_PATH);
   return (
     <div className="min-h-screen">
-      <AppHeader home={GUEST_HOME_PATH} links={[{ href: "/account/notifications", label: "Email settings" }]}>
+      <AppHeader
+        home={GUEST_HOME_PATH}
+        links={[
+          { href: "/account/notifications", label: "Email settings" },
+          { href: "/account/sessions", label: "Signed-in sessions" },
+          { href: "/account/two-factor", label: "Two-factor authentication" },
+        ]}
+      >
         <AccountControls user={user} />
       </AppHeader>
       <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">{children}</main>

@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { issueAccessToken } from "@/lib/oauth/access-token";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { GET as getMe } from "@/app/api/v1/me/route";
 import { requestHash } from "@/lib/api/idempotency";
@@ -144,6 +145,46 @@ describe("organization gate and scopes", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ id: THING_ID, name: "thing", tags: [] });
     expectStandardHeaders(res.headers);
+  });
+});
+
+describe("effective scopes: the token's claim, the grant and the client's allowed scopes", () => {
+  const readThing = (token: string) => callRoute(getThing, { path: `/api/v1/things/${THING_ID}`, token, params: { thingId: THING_ID } });
+
+  it("refuses a scope the claim holds but the grant does not", async () => {
+    const ctx = await createApiContext({ scopes: ["task:read"] });
+    const { token } = await issueAccessToken({
+      grantId: ctx.grant.id,
+      userId: ctx.user.id,
+      orgId: ctx.org.id,
+      clientId: ctx.client.clientId,
+      scopes: ["task:read", "portal:read"],
+    });
+    const res = await readThing(token);
+    expect([res.status, res.json.error]).toEqual([403, "insufficient_scope"]);
+    expect(res.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="portal:read"');
+  });
+
+  it("refuses a scope taken from the client's allowed scopes at once, for live tokens too, and grants it again when given back", async () => {
+    const ctx = await createApiContext({ scopes: ["portal:read", "task:read"] });
+    expect((await readThing(ctx.token)).status).toBe(200);
+    await db.oAuthClient.update({ where: { id: ctx.client.id }, data: { allowedScopes: ["task:read"] } });
+    const res = await readThing(ctx.token);
+    expect([res.status, res.json.error]).toEqual([403, "insufficient_scope"]);
+    await db.oAuthClient.update({ where: { id: ctx.client.id }, data: { allowedScopes: ["portal:read", "task:read"] } });
+    expect((await readThing(ctx.token)).status).toBe(200);
+  });
+
+  it("refuses a scope the grant holds but the token's claim does not", async () => {
+    const ctx = await createApiContext({ scopes: ["portal:read", "task:read"] });
+    const { token } = await issueAccessToken({
+      grantId: ctx.grant.id,
+      userId: ctx.user.id,
+      orgId: ctx.org.id,
+      clientId: ctx.client.clientId,
+      scopes: ["task:read"],
+    });
+    expect((await readThing(token)).status).toBe(403);
   });
 });
 

@@ -2,7 +2,7 @@ import { GET as getMe } from "@/app/api/v1/me/route";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { POST as completeUpload } from "@/app/api/v1/portals/[portalId]/files/complete/route";
 import { GET as listFiles, POST as uploadFile } from "@/app/api/v1/portals/[portalId]/files/route";
-import { POST as inviteGuests } from "@/app/api/v1/portals/[portalId]/guests/route";
+import { GET as listGuests, POST as inviteGuests } from "@/app/api/v1/portals/[portalId]/guests/route";
 import { GET as getPortal, PATCH as updatePortal } from "@/app/api/v1/portals/[portalId]/route";
 import { GET as listTasks, POST as createTask } from "@/app/api/v1/portals/[portalId]/tasks/route";
 import { POST as setPortalWorkflowState } from "@/app/api/v1/portals/[portalId]/workflow/route";
@@ -13,6 +13,7 @@ import { POST as redeliverWebhookDelivery } from "@/app/api/v1/webhooks/[webhook
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[webhookId]/deliveries/route";
 import { DELETE as deleteWebhook, PATCH as updateWebhook } from "@/app/api/v1/webhooks/[webhookId]/route";
 import { POST as testWebhook } from "@/app/api/v1/webhooks/[webhookId]/test/route";
+import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[webhookId]/rotate-secret/route";
 import { GET as listWebhooks, POST as createWebhook } from "@/app/api/v1/webhooks/route";
 import { GET as listWorkflowStates } from "@/app/api/v1/workflow-states/route";
 import type { RouteHandler } from "@/lib/api/route";
@@ -304,6 +305,9 @@ function taskActions(): ActionRow[] {
     }),
     ...portalAction(f, "setTaskStatusAction", "complete the victim's task", tasksPage, (v) => ({ taskId: v.task.id, status: "done" }), { member: "not_found" }),
     ...portalAction(f, "deleteTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id }), { member: "not_found" }),
+    ...portalAction(f, "reviewTaskAction", "send the victim's task back", tasksPage, (v) => ({ taskId: v.task.id, decision: "return", reason: "Planted" }), {
+      member: "not_found",
+    }),
     ...portalAction(
       f,
       "setFormFieldsAction",
@@ -375,6 +379,15 @@ function listActions(): ActionRow[] {
     ...orgActionRows("app/(web)/org/[orgId]/settings/profile/actions.ts", "logoAction", "removing the victim's logo", settings("profile"), () => ({
       intent: "remove",
     })),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/settings/profile/actions.ts",
+      "requireTwoFactorAction",
+      "the victim's two-factor rule",
+      settings("profile"),
+      () => ({
+        required: "off",
+      }),
+    ),
     ...orgActionRows(
       "app/(web)/org/[orgId]/settings/guest-defaults/actions.ts",
       "guestDefaultsAction",
@@ -517,6 +530,8 @@ export const SWEEP: readonly SweepRow[] = [
   page("/org/[orgId]/settings/workflow-states", "the victim's workflow states", both, settings("workflow-states")),
   page("/org/[orgId]/settings/guest-defaults", "the victim's default guest permissions", both, settings("guest-defaults")),
   page("/account/notifications", "the caller's own email choices", { member: "own_only", guest: "own_only" }, () => "/account/notifications"),
+  page("/account/sessions", "the caller's own signed-in sessions", { member: "own_only", guest: "own_only" }, () => "/account/sessions"),
+  page("/account/two-factor", "the caller's own two-factor set-up", { member: "own_only", guest: "own_only" }, () => "/account/two-factor"),
   open(
     "/org/[orgId]/logo/[sha256]",
     "the organization's logo, public on purpose (email clients fetch it without a session); addressed by the image's SHA-256, nothing else is served",
@@ -731,6 +746,14 @@ export const SWEEP: readonly SweepRow[] = [
   open("app/join/[token]/actions.ts#joinAsSignedIn", "addressed by the member invitation's secret token, never by an id"),
   open("app/join/[token]/actions.ts#signOutForJoin", "signs the caller out"),
   open("app/(web)/account/notifications/actions.ts#notificationPreferencesAction", "the signed-in user's own email choices; no id in the form"),
+  open(
+    "app/(web)/account/sessions/actions.ts#endSessionAction",
+    "the signed-in user's own sessions only: another user's session id is not found (lib/auth/user-sessions.int.test.ts)",
+  ),
+  open("app/(web)/account/sessions/actions.ts#endOtherSessionsAction", "the signed-in user's own sessions; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#startTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#confirmTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#disableTwoFactorAction", "the signed-in user's own two-factor; no id in the form"),
   open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
   open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
 
@@ -802,6 +825,10 @@ export const SWEEP: readonly SweepRow[] = [
     params: { portalId: v.portal.id },
     body: { email: "intruder@example.com", name: "Intruder" },
   })),
+  api("listGuests", "the victim's portal", listGuests, "not_found", (v) => ({
+    path: `/api/v1/portals/${v.portal.id}/guests`,
+    params: { portalId: v.portal.id },
+  })),
   api("listTasks", "the victim's portal", listTasks, "not_found", (v) => ({ path: `/api/v1/portals/${v.portal.id}/tasks`, params: { portalId: v.portal.id } })),
   api("createTask", "in the victim's portal", createTask, "not_found", (v) => ({
     path: `/api/v1/portals/${v.portal.id}/tasks`,
@@ -818,6 +845,23 @@ export const SWEEP: readonly SweepRow[] = [
     path: `/api/v1/tasks/${v.task.id}`,
     params: { taskId: v.task.id },
     body: { title: "Changed by another organization" },
+  })),
+  api("updateTask", "own task reassigned to the victim's member and guest", updateTask, "as_unknown", (v, a) => ({
+    method: "PATCH",
+    path: `/api/v1/tasks/${a.task.id}`,
+    params: { taskId: a.task.id },
+    body: { assigned_member_ids: [v.user.id], assigned_guest_ids: [v.guest.id] },
+  })),
+  api("updateTask", "own Sign Document task given the victim's PDF", updateTask, "as_unknown", (v, a) => ({
+    method: "PATCH",
+    path: `/api/v1/tasks/${a.task.id}`,
+    params: { taskId: a.task.id },
+    body: { document_file_id: v.file.id },
+  })),
+  api("createTask", "a Sign Document task with the victim's PDF in its own portal", createTask, "as_unknown", (v, a) => ({
+    path: `/api/v1/portals/${a.portal.id}/tasks`,
+    params: { portalId: a.portal.id },
+    body: { title: "Reach across", action_type: "Sign Document", document_file_id: v.file.id },
   })),
   api("completeTask", "the victim's task", completeTask, "not_found", (v) => ({
     path: `/api/v1/tasks/${v.task.id}/complete`,
@@ -843,6 +887,11 @@ export const SWEEP: readonly SweepRow[] = [
   api("testWebhook", "the victim's webhook", testWebhook, "not_found", (v) => ({
     method: "POST",
     path: `/api/v1/webhooks/${v.webhook.id}/test`,
+    params: { webhookId: v.webhook.id },
+  })),
+  api("rotateWebhookSecret", "the victim's webhook", rotateWebhookSecret, "not_found", (v) => ({
+    method: "POST",
+    path: `/api/v1/webhooks/${v.webhook.id}/rotate-secret`,
     params: { webhookId: v.webhook.id },
   })),
   api("listWebhookDeliveries", "the victim's webhook", listWebhookDeliveries, "not_found", (v) => ({

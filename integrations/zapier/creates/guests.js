@@ -13,7 +13,7 @@ const inviteGuests = {
   operation: {
     inputFields: [
       portalField(),
-      { key: 'emails', label: 'Email Addresses', list: true, required: true },
+      { key: 'emails', label: 'Email Addresses', list: true, required: true, helpText: 'Who to invite (at most 100); each gets an invitation email.' },
       { key: 'names', label: 'Names', list: true, required: false, helpText: 'In the same order as the email addresses (optional per address).' },
     ],
     perform: async (z, bundle) => {
@@ -30,7 +30,9 @@ const inviteGuests = {
     sample: {
       success: true,
       invited_count: 1,
-      message: 'Invited 1 guest(s)',
+      message: 'Invited 1 guest',
+      user_id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e',
+      guests: [{ user_id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e', email: 'client@example.com' }],
       portal_id: '6f1c2d7e-8a4b-4c3d-9e2f-1a2b3c4d5e6f',
       emails: ['client@example.com'],
     },
@@ -38,6 +40,9 @@ const inviteGuests = {
       { key: 'success', label: 'Success', type: 'boolean' },
       { key: 'invited_count', label: 'Guests Invited', type: 'integer' },
       { key: 'message', label: 'Message' },
+      { key: 'user_id', label: 'Guest User ID (the first address; for assigning tasks)' },
+      { key: 'guests[]user_id', label: 'Guest User IDs' },
+      { key: 'guests[]email', label: 'Guest Emails' },
       { key: 'portal_id', label: 'Portal ID' },
       { key: 'emails', label: 'Email Addresses', list: true },
     ],

@@ -9,8 +9,8 @@ const createPortal = {
   display: { label: 'Create Portal', description: 'Creates a client portal, optionally from a template.' },
   operation: {
     inputFields: [
-      { key: 'name', label: 'Name', required: true },
-      { key: 'tags', label: 'Tags', list: true, required: false },
+      { key: 'name', label: 'Name', required: true, helpText: 'The portal’s name, e.g. the client and the engagement (1-200 characters).' },
+      { key: 'tags', label: 'Tags', list: true, required: false, helpText: 'Labels to group and filter portals by (optional).' },
       {
         key: 'template_id',
         label: 'Template',
@@ -18,7 +18,14 @@ const createPortal = {
         required: false,
         helpText: 'Copies the template’s folders, tags and workflow state (business or enterprise plan).',
       },
-      { key: 'is_template', label: 'Create as a Template', type: 'boolean', required: false, default: 'false' },
+      {
+        key: 'is_template',
+        label: 'Create as a Template',
+        type: 'boolean',
+        required: false,
+        default: 'false',
+        helpText: 'Yes makes a template for new portals instead of a client portal.',
+      },
     ],
     perform: async (z, bundle) => {
       const input = bundle.inputData;
@@ -43,9 +50,15 @@ const updatePortal = {
   operation: {
     inputFields: [
       portalField(),
-      { key: 'name', label: 'New Name', required: false },
+      { key: 'name', label: 'New Name', required: false, helpText: 'A new name for the portal (leave empty to keep it).' },
       { key: 'tags', label: 'Tags', list: true, required: false, helpText: 'Replaces all tags. Leave empty to keep them.' },
-      { key: 'workflow_state_id', label: 'Workflow State', dynamic: 'workflow_state_list.id.name', required: false },
+      {
+        key: 'workflow_state_id',
+        label: 'Workflow State',
+        dynamic: 'workflow_state_list.id.name',
+        required: false,
+        helpText: 'Moves the portal to this state of your workflow (leave empty to keep it).',
+      },
       {
         key: 'archived',
         label: 'Archived',

@@ -1,7 +1,7 @@
 'use strict';
 
 const { v1, listAll, listValues, pickFilled } = require('../lib/api');
-const { portalField, taskOutput } = require('../lib/fields');
+const { guestField, portalField, taskOutput } = require('../lib/fields');
 
 const ACTION_TYPES = ['General', 'Question?', 'File Request', 'Sign Document', 'Fill Form'];
 
@@ -17,6 +17,7 @@ const taskSample = {
   send_reminder: true,
   assignees: [{ user_id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e', name: 'Jordan Smith', email: 'client@example.com', type: 'guest' }],
   attached_file_ids: [],
+  document_file_id: null,
   completed_at: null,
   created_at: '2026-11-01T09:00:00.000Z',
   updated_at: '2026-11-01T09:00:00.000Z',
@@ -36,11 +37,18 @@ const createTask = {
   display: { label: 'Create Task', description: 'Creates a task in a portal, with assignees, a due date and reminders.' },
   operation: {
     inputFields: [
-      portalField(),
-      { key: 'title', label: 'Title', required: true },
-      { key: 'description', label: 'Description', type: 'text', required: false },
-      { key: 'action_type', label: 'Action Type', choices: ACTION_TYPES, default: 'General', required: false },
-      { key: 'due_date', label: 'Due Date', type: 'datetime', required: false },
+      portalField({ altersDynamicFields: true }),
+      { key: 'title', label: 'Title', required: true, helpText: 'What the client is asked to do (1-500 characters).' },
+      { key: 'description', label: 'Description', type: 'text', required: false, helpText: 'Details shown with the task (up to 10,000 characters).' },
+      {
+        key: 'action_type',
+        label: 'Action Type',
+        choices: ACTION_TYPES,
+        default: 'General',
+        required: false,
+        helpText: 'What completes the task: General, Question?, File Request (an upload), Sign Document or Fill Form.',
+      },
+      { key: 'due_date', label: 'Due Date', type: 'datetime', required: false, helpText: 'When the task is due (needed for reminders).' },
       {
         key: 'send_reminder',
         label: 'Send Reminders',
@@ -49,8 +57,14 @@ const createTask = {
         required: false,
         helpText: 'Emails the guests 14, 7, 3 and 0 days before the due date and 7 days after. Needs a due date.',
       },
-      { key: 'assigned_guest_ids', label: 'Assigned Guests (user IDs)', list: true, required: false, helpText: 'Guests already invited to this portal.' },
-      { key: 'assigned_member_ids', label: 'Assigned Members (user IDs)', list: true, required: false, helpText: 'Members of your organization.' },
+      guestField(),
+      {
+        key: 'assigned_member_ids',
+        label: 'Assigned Members (user IDs)',
+        list: true,
+        required: false,
+        helpText: 'User IDs of members of your organization.',
+      },
     ],
     perform: async (z, bundle) => {
       const input = bundle.inputData;
@@ -91,4 +105,65 @@ const completeTask = {
   },
 };
 
-module.exports = { ACTION_TYPES, createTask, completeTask };
+const boolInput = (value) => (value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined);
+
+const updateTask = {
+  key: 'update_task',
+  noun: 'Task',
+  display: { label: 'Update Task', description: 'Changes a task: title, description, due date, reminders, status or assignees (only the fields filled in).' },
+  operation: {
+    inputFields: [
+      portalField({ altersDynamicFields: true }),
+      { key: 'task_id', label: 'Task', required: true, dynamic: 'task_list.id.title', helpText: 'An open task of the portal (or map any task id).' },
+      { key: 'title', label: 'Title', required: false, helpText: 'A new title (leave empty to keep it).' },
+      { key: 'description', label: 'Description', type: 'text', required: false, helpText: 'A new description (leave empty to keep it).' },
+      { key: 'due_date', label: 'Due Date', type: 'datetime', required: false, helpText: 'A new due date (leave empty to keep it).' },
+      {
+        key: 'clear_due_date',
+        label: 'Clear Due Date',
+        type: 'boolean',
+        required: false,
+        helpText: 'Yes removes the due date (not possible while reminders are on).',
+      },
+      {
+        key: 'send_reminder',
+        label: 'Send Reminders',
+        type: 'boolean',
+        required: false,
+        helpText: 'Yes turns reminders on (needs a due date), No turns them off; empty keeps them as they are.',
+      },
+      {
+        key: 'status',
+        label: 'Status',
+        choices: ['Open', 'Done'],
+        required: false,
+        helpText: 'Done finishes the task, Open reopens it; empty keeps it.',
+      },
+      guestField({ helpText: 'Replaces the guest assignees with these guests of the portal (leave empty to keep them).' }),
+      {
+        key: 'assigned_member_ids',
+        label: 'Assigned Members (user IDs)',
+        list: true,
+        required: false,
+        helpText: 'Replaces the member assignees with these members of your organization (leave empty to keep them).',
+      },
+    ],
+    perform: async (z, bundle) => {
+      const input = bundle.inputData;
+      const body = pickFilled({ title: input.title, description: input.description, due_date: input.due_date, status: input.status });
+      if (boolInput(input.clear_due_date)) body.due_date = null;
+      const reminders = boolInput(input.send_reminder);
+      if (reminders !== undefined) body.send_reminder = reminders;
+      const guests = listValues(input.assigned_guest_ids);
+      const members = listValues(input.assigned_member_ids);
+      if (guests.length) body.assigned_guest_ids = guests;
+      if (members.length) body.assigned_member_ids = members;
+      await z.request({ url: v1(`/tasks/${encodeURIComponent(input.task_id)}`), method: 'PATCH', body });
+      return readTask(z, input.portal_id, input.task_id);
+    },
+    sample: { ...taskSample, title: 'Upload your 2026 bank statements (all accounts)' },
+    outputFields: taskOutput,
+  },
+};
+
+module.exports = { ACTION_TYPES, createTask, completeTask, updateTask, readTask, taskSample };

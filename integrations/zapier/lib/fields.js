@@ -19,7 +19,8 @@ const commonEventOutput = [
   { key: 'org_id', label: 'Organization ID' },
   { key: 'portal_id', label: 'Portal ID' },
   { key: 'portal_name', label: 'Portal Name' },
-  { key: 'external_system_ids', label: 'External System IDs', type: 'string' },
+  // An object (system name → ID): no scalar type, a sample object instead (Zapier's check D024).
+  { key: 'external_system_ids', label: 'External System IDs', sample: { crm: 'ACME-001' } },
   { key: 'timestamp', label: 'Delivered At', type: 'datetime' },
   { key: 'occurred_at', label: 'Occurred At', type: 'datetime' },
 ];
@@ -33,13 +34,14 @@ const portalOutput = [
   { key: 'workflowStateName', label: 'Workflow State' },
   { key: 'archived', label: 'Archived', type: 'boolean' },
   { key: 'is_template', label: 'Is Template', type: 'boolean' },
-  { key: 'externalSystemIds', label: 'External System IDs' },
+  { key: 'externalSystemIds', label: 'External System IDs', sample: { crm: 'ACME-001' } },
   { key: 'open_task_count', label: 'Open Tasks', type: 'integer' },
   { key: 'done_task_count', label: 'Done Tasks', type: 'integer' },
   { key: 'last_activity_at', label: 'Last Activity At', type: 'datetime' },
   { key: 'web_url', label: 'Portal Link' },
   { key: 'created_at', label: 'Created At', type: 'datetime' },
   { key: 'created_by', label: 'Created By (user ID)' },
+  { key: 'partner_link', label: 'Partner Link' },
 ];
 
 const portalSample = {
@@ -61,6 +63,17 @@ const portalSample = {
   created_by: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
 };
 
+/** A guest of a portal (GET /portals/{id}/guests): `user_id` is what task assignment takes. */
+const guestField = (options = {}) => ({
+  key: 'assigned_guest_ids',
+  label: 'Assigned Guests',
+  list: true,
+  required: false,
+  dynamic: 'guest_list.user_id.email',
+  helpText: 'Guests already invited to this portal (choose them, or map their user IDs).',
+  ...options,
+});
+
 const taskOutput = [
   { key: 'id', label: 'Task ID' },
   { key: 'vault_id', label: 'Portal ID' },
@@ -72,6 +85,14 @@ const taskOutput = [
   { key: 'send_reminder', label: 'Send Reminders', type: 'boolean' },
   { key: 'completed_at', label: 'Completed At', type: 'datetime' },
   { key: 'created_at', label: 'Created At', type: 'datetime' },
+  { key: 'assignees[]user_id', label: 'Assignee User IDs' },
+  { key: 'assignees[]email', label: 'Assignee Emails' },
+  { key: 'assignees[]name', label: 'Assignee Names' },
+  { key: 'assignees[]type', label: 'Assignee Types (guest or member)' },
+  { key: 'attached_file_ids', label: 'Attached File IDs', list: true },
+  { key: 'document_file_id', label: 'Document to Sign (file ID)' },
+  { key: 'updated_at', label: 'Updated At', type: 'datetime' },
+  { key: 'org_id', label: 'Organization ID' },
 ];
 
-module.exports = { portalField, commonEventOutput, portalOutput, portalSample, taskOutput };
+module.exports = { portalField, guestField, commonEventOutput, portalOutput, portalSample, taskOutput };

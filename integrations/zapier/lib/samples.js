@@ -126,8 +126,17 @@ const byEvent = {
       }));
     }),
 
-  // The API has no list of guests or invitations: nothing to show but the static sample.
-  'guest.invited': async () => [],
+  // The guests of the chosen (or most recently active) portals, as their invitation announced them.
+  'guest.invited': async (z, bundle) =>
+    perPortal(z, bundle, async (portal) =>
+      (await listAll(z, `/portals/${portal.id}/guests`)).map((g) => ({
+        ...common('guest.invited', portal, g.user_id, g.invited_at),
+        guest_email: g.email,
+        guest_name: g.name,
+        invited_by: null,
+        user_id: g.user_id,
+      })),
+    ),
 };
 
 module.exports = { byEvent };

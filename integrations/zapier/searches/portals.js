@@ -32,8 +32,15 @@ const findPortalByName = {
   },
   operation: {
     inputFields: [
-      { key: 'name', label: 'Name', required: true },
-      { key: 'include_archived', label: 'Include Archived Portals', type: 'boolean', default: 'false', required: false },
+      { key: 'name', label: 'Name', required: true, helpText: 'The portal’s exact name (capitalization and surrounding spaces are ignored).' },
+      {
+        key: 'include_archived',
+        label: 'Include Archived Portals',
+        type: 'boolean',
+        default: 'false',
+        required: false,
+        helpText: 'Yes also finds archived portals (active ones come first).',
+      },
     ],
     perform: async (z, bundle) => {
       const wanted = String(bundle.inputData.name).trim().toLowerCase();

@@ -177,6 +177,54 @@ describe('tasks: create (every action type, due date, reminders, assignees) and 
     // Completing it again is no error (the API answers 200 and changes nothing).
     await expect(run('creates', 'complete_task', { portal_id: portalId, task_id: task.id })).resolves.toMatchObject({ status: 'Done' });
   });
+
+  it('updates a task: title, due date, reminders, status and assignees (a guest from the guest dropdown); empty fields keep theirs', async () => {
+    const guests = await run('triggers', 'guest_list', { portal_id: portalId });
+    const listed = guests.find((g) => g.email === 'guest@demo.test');
+    expect(listed).toMatchObject({ id: guest.user_id, user_id: guest.user_id, state: expect.stringMatching(/^(invited|accepted)$/) });
+    const task = await run('creates', 'create_task', { portal_id: portalId, title: 'Reconcile the accounts', description: 'All of them' });
+    let updated = await run('creates', 'update_task', {
+      portal_id: portalId,
+      task_id: task.id,
+      title: 'Reconcile the bank accounts',
+      due_date: '2026-12-20T12:00:00Z',
+      send_reminder: 'true',
+      assigned_guest_ids: [listed.user_id],
+      assigned_member_ids: [me.user_id],
+    });
+    expect(updated).toMatchObject({
+      id: task.id,
+      title: 'Reconcile the bank accounts',
+      description: 'All of them',
+      due_date: '2026-12-20T12:00:00.000Z',
+      send_reminder: true,
+      assignees: [expect.objectContaining({ user_id: guest.user_id, type: 'guest' }), expect.objectContaining({ user_id: me.user_id, type: 'member' })],
+    });
+    updated = await run('creates', 'update_task', { portal_id: portalId, task_id: task.id, send_reminder: 'false', clear_due_date: 'true', status: 'Done' });
+    expect(updated).toMatchObject({ title: 'Reconcile the bank accounts', due_date: null, send_reminder: false, status: 'Done' });
+    expect(updated.assignees).toHaveLength(2);
+    const read = (await api(authData, 'GET', `/portals/${portalId}/tasks`)).body.find((t) => t.id === task.id);
+    expect(read).toMatchObject({ status: 'Done', due_date: null, send_reminder: false });
+  });
+
+  it('an update the API refuses shows its reason and changes nothing', async () => {
+    const task = await run('creates', 'create_task', { portal_id: portalId, title: 'Keep me' });
+    expect(await failure(run('creates', 'update_task', { portal_id: portalId, task_id: task.id, title: 'Changed', assigned_guest_ids: [me.user_id] }))).toMatchObject({
+      message: `Client Portals: assigned_guest_ids: ${me.user_id} is not a guest of this portal`,
+      status: 400,
+    });
+    expect((await api(authData, 'GET', `/portals/${portalId}/tasks`)).body.find((t) => t.id === task.id)).toMatchObject({ title: 'Keep me' });
+  });
+
+  it('finds a task by title (any case), open ones first; none is an empty result', async () => {
+    const older = await run('creates', 'create_task', { portal_id: portalId, title: 'Find me please' });
+    await run('creates', 'complete_task', { portal_id: portalId, task_id: older.id });
+    const newer = await run('creates', 'create_task', { portal_id: portalId, title: 'FIND ME PLEASE ' });
+    const found = await run('searches', 'find_task', { portal_id: portalId, title: ' find me please' });
+    expect(found.map((t) => t.id)).toEqual([newer.id, older.id]);
+    expect((await run('searches', 'find_task', { portal_id: portalId, title: 'Find me please', include_done: 'false' })).map((t) => t.id)).toEqual([newer.id]);
+    expect(await run('searches', 'find_task', { portal_id: portalId, title: 'No such task' })).toEqual([]);
+  });
 });
 
 describe('guests and files', () => {
@@ -193,6 +241,14 @@ describe('guests and files', () => {
       names: ['Pat Client', ''],
     });
     expect(result).toMatchObject({ success: true, invited_count: 2, emails: ['pat@client.example', 'sam@client.example'] });
+    // The guests' user ids: in the answer, and in the guest dropdown.
+    const listed = await run('triggers', 'guest_list', { portal_id: portal.id });
+    expect(listed.map((g) => [g.email, g.name, g.state])).toEqual([
+      ['pat@client.example', 'Pat Client', 'invited'],
+      ['sam@client.example', null, 'invited'],
+    ]);
+    expect(result.guests).toEqual(listed.map((g) => ({ user_id: g.user_id, email: g.email })));
+    expect(result.user_id).toBe(listed[0].user_id);
   });
 
   it('an invalid address is refused with the API’s reason, and nobody is invited', async () => {
@@ -241,5 +297,12 @@ describe('guests and files', () => {
     });
     const names = (await api(authData, 'GET', `/portals/${portal.id}/files`)).body.map((f) => f.name);
     expect(names).toEqual(['trial balance.csv', 'Q3 réport.pdf', 'Quarter 3.pdf']);
+  });
+
+  it('finds a file by name (any case), never a folder; none is an empty result', async () => {
+    const [found] = await run('searches', 'find_file', { portal_id: portal.id, name: 'TRIAL BALANCE.csv' });
+    const listed = (await api(authData, 'GET', `/portals/${portal.id}/files`)).body.find((f) => f.name === 'trial balance.csv');
+    expect(found).toEqual(listed);
+    expect(await run('searches', 'find_file', { portal_id: portal.id, name: 'missing.pdf' })).toEqual([]);
   });
 });

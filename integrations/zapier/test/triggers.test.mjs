@@ -315,7 +315,16 @@ describe('the triggers’ samples ("perform list") come from the list endpoints,
     });
     // Without a portal chosen: the most recently active portals, this one among them.
     expect((await list('task_created')).map((r) => r.task_id)).toContain(task.id);
-    // No list endpoint shows invitations: the editor falls back to the static sample.
-    expect(await list('guest_invited', input)).toEqual([]);
+    // The portal's guests (GET /portals/{id}/guests), as their invitation announced them.
+    await appTester(App.creates.invite_guests.operation.perform, { authData, inputData: { portal_id: portal.id, emails: ['sampled@client.example'], names: ['Sam Pled'] } });
+    const [invited] = await list('guest_invited', input);
+    const { body: guests } = await api(authData, 'GET', `/portals/${portal.id}/guests`);
+    expect(invited).toMatchObject({
+      event: 'guest.invited',
+      portal_id: portal.id,
+      guest_email: 'sampled@client.example',
+      guest_name: 'Sam Pled',
+      user_id: guests.find((g) => g.email === 'sampled@client.example').user_id,
+    });
   });
 });

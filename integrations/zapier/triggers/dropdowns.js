@@ -1,7 +1,7 @@
 'use strict';
 
 // Hidden triggers that feed the dynamic dropdowns: portals, templates, workflow states, and the
-// open tasks of the portal chosen in the same step.
+// open tasks and the guests of the portal chosen in the same step.
 
 const { v1, listAll } = require('../lib/api');
 const { portalOutput, portalSample, taskOutput } = require('../lib/fields');
@@ -56,7 +56,7 @@ const taskList = dropdown({
   key: 'task_list',
   noun: 'Task',
   label: 'Open Tasks',
-  inputFields: [{ key: 'portal_id', label: 'Portal', dynamic: 'portal_list.id.name', required: false }],
+  inputFields: [{ key: 'portal_id', label: 'Portal', dynamic: 'portal_list.id.name', required: false, helpText: 'The portal whose open tasks to list.' }],
   perform: async (z, bundle) => {
     if (!bundle.inputData.portal_id) return [];
     const tasks = await listAll(z, `/portals/${encodeURIComponent(bundle.inputData.portal_id)}/tasks`);
@@ -77,4 +77,39 @@ const taskList = dropdown({
   outputFields: taskOutput,
 });
 
-module.exports = { dropdownTriggers: [portalList, templateList, workflowStateList, taskList] };
+const guestSample = {
+  id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e',
+  user_id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e',
+  email: 'client@example.com',
+  name: 'Jordan Smith',
+  state: 'accepted',
+  invited_at: '2026-11-01T09:00:00.000Z',
+  accepted_at: '2026-11-02T08:30:00.000Z',
+  permissions: { view: true, download: true, upload: true, delete_own_uploads: false },
+};
+
+/** The portal's guests (GET /portals/{id}/guests, `portal:read`), by email; `id` is the user id. */
+const guestList = dropdown({
+  key: 'guest_list',
+  noun: 'Guest',
+  label: 'Guests',
+  inputFields: [{ key: 'portal_id', label: 'Portal', dynamic: 'portal_list.id.name', required: false, helpText: 'The portal whose guests to list.' }],
+  perform: async (z, bundle) => {
+    if (!bundle.inputData.portal_id) return [];
+    const guests = await listAll(z, `/portals/${encodeURIComponent(bundle.inputData.portal_id)}/guests`);
+    return guests.map((g) => ({ id: g.user_id, ...g })).sort((a, b) => a.email.localeCompare(b.email));
+  },
+  sample: guestSample,
+  outputFields: [
+    { key: 'id', label: 'User ID' },
+    { key: 'user_id', label: 'User ID (for assigning tasks)' },
+    { key: 'email', label: 'Email' },
+    { key: 'name', label: 'Name' },
+    { key: 'state', label: 'State (invited or accepted)' },
+    { key: 'invited_at', label: 'Invited At', type: 'datetime' },
+    { key: 'accepted_at', label: 'Accepted At', type: 'datetime' },
+    { key: 'permissions', label: 'Permissions', sample: guestSample.permissions },
+  ],
+});
+
+module.exports = { dropdownTriggers: [portalList, templateList, workflowStateList, taskList, guestList] };

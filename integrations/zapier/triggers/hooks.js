@@ -156,8 +156,14 @@ const EVENTS = [
       { key: 'guest_email', label: 'Guest Email' },
       { key: 'guest_name', label: 'Guest Name' },
       { key: 'invited_by', label: 'Invited By (user ID)' },
+      { key: 'user_id', label: 'Guest User ID (for assigning tasks)' },
     ],
-    sample: { guest_email: 'client@example.com', guest_name: 'Jordan Smith', invited_by: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d' },
+    sample: {
+      guest_email: 'client@example.com',
+      guest_name: 'Jordan Smith',
+      invited_by: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+      user_id: 'b2c3d4e5-f6a7-4b8c-9d0e-1f2a3b4c5d6e',
+    },
   },
 ];
 

@@ -1,5 +1,5 @@
 import { fileOperations } from "@/lib/api/operations/files";
-import { inviteGuestsOperation } from "@/lib/api/operations/guests";
+import { guestOperations } from "@/lib/api/operations/guests";
 import { getMeOperation } from "@/lib/api/operations/me";
 import {
   createPortalOperation,
@@ -30,7 +30,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   updatePortalOperation,
   setPortalWorkflowOperation,
   ...fileOperations,
-  inviteGuestsOperation,
+  ...guestOperations,
   ...taskOperations,
   ...webhookOperations,
   getOpenApiOperation,

@@ -9,6 +9,7 @@ import {
   WebhookChangeResultSchema,
   WebhookDeliverySchema,
   WebhookSchema,
+  WebhookSecretRotatedSchema,
   WebhookTestResultSchema,
   webhookParams,
 } from "@/lib/webhooks/schemas";
@@ -106,12 +107,25 @@ export const redeliverOperation = defineOperation({
   errors: { 409: "The delivery is still in progress, or the webhook is disabled" },
 });
 
+export const rotateWebhookSecretOperation = defineOperation({
+  method: "POST",
+  path: "/api/v1/webhooks/{webhookId}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Give a webhook a new signing secret; the previous one keeps signing for 24 hours",
+  description: `${beyond} Returns the new secret. For 24 hours every delivery carries the signatures of both secrets: \`X-Webhook-Signature\` with the new one and \`X-Webhook-Signature-Previous\` with the previous one, and two space-separated \`v1,\` signatures in \`webhook-signature\` (Standard Webhooks); then only the new one. Rotating again within the 24 hours ends the earlier grace period at once.`,
+  tag,
+  scope: "webhook:manage",
+  params: webhookParams,
+  responses: { 200: WebhookSecretRotatedSchema },
+});
+
 export const webhookOperations = [
   listWebhooksOperation,
   createWebhookOperation,
   updateWebhookOperation,
   deleteWebhookOperation,
   testWebhookOperation,
+  rotateWebhookSecretOperation,
   listDeliveriesOperation,
   redeliverOperation,
 ] as const;

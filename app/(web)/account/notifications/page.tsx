@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AccountPage } from "@/components/account/account-page";
 import { ActionForm } from "@/components/settings/action-form";
 import { Card } from "@/components/ui/card";
-import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
 import { getNotificationPreferences, NOTIFICATION_KINDS, type NotificationPreferenceKind } from "@/lib/notifications/preferences";
 import { notificationPreferencesAction } from "./actions";
@@ -14,6 +13,7 @@ const KINDS: Record<NotificationPreferenceKind, { label: string; hint: string }>
   taskCompletions: { label: "Task completions", hint: "A task in one of your portals was completed." },
   reminders: { label: "Reminders", hint: "A task assigned to you is due soon or overdue." },
   invitations: { label: "Invitations", hint: "Someone accepted an invitation you sent, to a portal or to the organization." },
+  requests: { label: "Requests for you", hint: "A firm asked you for something in a portal, or sent a request back to you with a reason." },
 };
 const MODES = [
   { value: "immediately", label: "Immediately" },
@@ -24,20 +24,18 @@ const MODES = [
 /** Every signed-in user, guests included, chooses per kind of email: now, in a daily digest, or never. */
 export default async function NotificationsPage() {
   const user = await requireUser("/account/notifications");
-  const [prefs, orgs] = await Promise.all([getNotificationPreferences(user.id), listUserOrganizations(user.id)]);
-  const home = orgs[0] ? `/org/${orgs[0].orgId}` : "/";
+  const prefs = await getNotificationPreferences(user.id);
   return (
-    <main className="mx-auto max-w-3xl space-y-6 px-4 py-6 md:py-8">
-      <Link href={home} className="text-sm text-brand underline">
-        Back to Client Portals
-      </Link>
-      <div>
-        <h1 className="text-2xl font-semibold">My notifications</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Choose which emails you get at {user.email}. The daily digest collects the day&apos;s updates in one email each morning (07:00 UTC). Invitations to
-          new portals and sign-in links are always sent.
-        </p>
-      </div>
+    <AccountPage
+      userId={user.id}
+      title="My notifications"
+      intro={
+        <>
+          Choose which emails you get at {user.email}. Several uploads or requests within a minute come as one email. The daily digest collects the day&apos;s
+          updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
+        </>
+      }
+    >
       <Card>
         <ActionForm action={notificationPreferencesAction} submitLabel="Save">
           {NOTIFICATION_KINDS.map((kind) => (
@@ -56,6 +54,6 @@ export default async function NotificationsPage() {
           ))}
         </ActionForm>
       </Card>
-    </main>
+    </AccountPage>
   );
 }

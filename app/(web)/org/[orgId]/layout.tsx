@@ -1,9 +1,10 @@
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { AccountControls } from "@/components/account-controls";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { listUserOrganizations } from "@/lib/access/organizations";
+import { mustEnrolTwoFactor, TWO_FACTOR_PATH } from "@/lib/auth/require-two-factor";
 import { requireUser } from "@/lib/auth/session";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { orgBrand } from "@/lib/organization/brand-style";
@@ -14,6 +15,8 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   const orgs = await listUserOrganizations(user.id);
   const current = orgs.find((o) => o.orgId === orgId);
   if (!current) notFound();
+  // The organization requires two-factor of its members: those without it enrol first.
+  if (await mustEnrolTwoFactor({ orgId, userId: user.id, role: current.role })) redirect(`${TWO_FACTOR_PATH}?required=1`);
   // Settings: members and admins (guests have none); its own navigation lists every page, and
   // the most used ones stay one click away here. Everyone chooses their own emails.
   const isMember = current.role === "admin" || current.role === "member";
@@ -29,6 +32,8 @@ export default async function OrgLayout({ children, params }: { children: ReactN
       : []),
     ...(isMember ? [{ href: `/org/${orgId}/settings/connected-apps`, label: "Connected apps" }] : []),
     { href: "/account/notifications", label: "My notifications" },
+    { href: "/account/sessions", label: "Signed-in sessions" },
+    { href: "/account/two-factor", label: "Two-factor authentication" },
   ];
 
   const brand = await orgBrand(orgId);

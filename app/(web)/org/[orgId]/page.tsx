@@ -5,14 +5,18 @@ import { notFound } from "next/navigation";
 import { CreatePortalDialog } from "@/components/portals/create-portal-dialog";
 import { PortalFilters } from "@/components/portals/portal-filters";
 import { PortalTable } from "@/components/portals/portal-table";
+import { BulkRequestDialog } from "@/components/requests/bulk-request-dialog";
+import { BULK_FORM_ID } from "@/components/requests/form-ids";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { PortalSearchSchema, searchPortals, type PortalSearch } from "@/lib/portals/search-portals";
+import { listRequestDocuments } from "@/lib/requests/request-documents";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { createPortalAction } from "./actions";
+import { createBulkRequestAction } from "./requests/actions";
 
 export const metadata: Metadata = { title: "Portals" };
 
@@ -35,6 +39,17 @@ function listHref(orgId: string, search: PortalSearch, change: Partial<Record<ke
   return `/org/${orgId}${qs ? `?${qs}` : ""}`;
 }
 
+/** The list's filters in words, for "every portal matching …"; null when none is set. */
+function filterLabel(search: PortalSearch, states: { id: string; name: string }[]): string | null {
+  const parts = [
+    search.q ? `“${search.q}”` : null,
+    search.tag ? `tag “${search.tag}”` : null,
+    search.state === "none" ? "no workflow state" : search.state ? `state “${states.find((s) => s.id === search.state)?.name ?? "?"}”` : null,
+    search.status === "active" ? null : search.status === "archived" ? "archived" : "active or archived",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
 export default async function PortalListPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<Query> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId);
@@ -42,11 +57,13 @@ export default async function PortalListPage({ params, searchParams }: { params:
   const raw = await searchParams;
   const search = PortalSearchSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
   const staff = mayOrg(viewer, "createPortal");
-  const [page, states, profile, templates] = await Promise.all([
+  const bulk = staff && !search.templates;
+  const [page, states, profile, templates, documents] = await Promise.all([
     searchPortals({ viewer, search }),
     staff ? listWorkflowStates({ viewer }) : Promise.resolve([]),
     getOrgProfile({ viewer }),
     staff ? searchPortals({ viewer, search: PortalSearchSchema.parse({ templates: "1", sort: "name" }), pageSize: 200 }) : null,
+    bulk ? listRequestDocuments({ viewer }) : Promise.resolve([]),
   ]);
   const filtered = Boolean(search.q || search.tag || search.state || search.status !== "active");
   const what = search.templates ? "templates" : "portals";
@@ -56,12 +73,27 @@ export default async function PortalListPage({ params, searchParams }: { params:
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">{search.templates ? "Templates" : "Portals"}</h1>
         {staff ? (
-          <CreatePortalDialog
-            action={createPortalAction.bind(null, orgId)}
-            templates={(templates?.items ?? []).map((t) => ({ id: t.id, name: t.name }))}
-            templatesAllowed={profile.plan !== "free"}
-            plan={profile.plan}
-          />
+          <div className="flex flex-wrap items-center gap-2">
+            {bulk ? (
+              <>
+                <Link className="text-sm text-brand underline" href={`/org/${orgId}/requests`}>
+                  Bulk requests
+                </Link>
+                <BulkRequestDialog
+                  action={createBulkRequestAction.bind(null, orgId)}
+                  documents={documents}
+                  filter={{ q: search.q, tag: search.tag, state: search.state, status: search.status }}
+                  filterLabel={filterLabel(search, states)}
+                />
+              </>
+            ) : null}
+            <CreatePortalDialog
+              action={createPortalAction.bind(null, orgId)}
+              templates={(templates?.items ?? []).map((t) => ({ id: t.id, name: t.name }))}
+              templatesAllowed={profile.plan !== "free"}
+              plan={profile.plan}
+            />
+          </div>
         ) : null}
       </div>
       {staff ? <PortalFilters action={`/org/${orgId}`} search={search} states={states} /> : null}
@@ -89,7 +121,7 @@ export default async function PortalListPage({ params, searchParams }: { params:
         )
       ) : (
         <>
-          <PortalTable orgId={orgId} rows={page.items} caption={search.templates ? "Templates" : "Portals"} />
+          <PortalTable orgId={orgId} rows={page.items} caption={search.templates ? "Templates" : "Portals"} selectForm={bulk ? BULK_FORM_ID : undefined} />
           <Pagination
             summary={`${page.items.length} ${what} on this page`}
             previousHref={page.previous ? listHref(orgId, search, { before: page.previous }) : null}

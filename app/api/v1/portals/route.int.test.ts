@@ -268,6 +268,10 @@ describe("POST /api/v1/portals", () => {
     [{ name: "A", tags: [" "] }, /^tags\.0: /],
     [{ name: "A", isTemplate: "yes" }, /^isTemplate: /],
     [{ name: "A", templateId: "not-a-uuid" }, /^templateId: /],
+    [{ name: "Invoices \u202Efdp.exe" }, /^name: Must not contain control, invisible or bidirectional formatting characters \(U\+202E\)$/],
+    [{ name: "Acme\u2066 Ltd" }, /^name: .*\(U\+2066\)$/],
+    [{ name: "Acme\u200B Ltd" }, /^name: .*\(U\+200B\)$/],
+    [{ name: "Acme\nLtd" }, /^name: .*\(U\+000A\)$/],
   ])("refuses %j with 400 naming the field", async (body, description) => {
     const ctx = await createApiContext({ scopes: ["portal:write"] });
     const res = await portalApi(ctx.token).create(body);

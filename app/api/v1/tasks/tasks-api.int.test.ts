@@ -50,6 +50,9 @@ describe("POST /portals/{portalId}/tasks", () => {
         updated_at: expect.any(String),
         completed_at: null,
         attached_file_ids: [],
+        document_file_id: null,
+        signature_placement: null,
+        form_fields: [],
       },
     ]);
     const [event, ...more] = await eventsOf(ctx.org.id, "task.created");

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CheckCircle2, FileSignature, FolderOpen, ListChecks } from "lucide-react";
+import { CheckCircle2, FileSignature, FolderOpen, ListChecks, Undo2, Upload } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -37,25 +37,29 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 
 type OpenTask = GuestPortalView["openTasks"][number];
 
-function TaskAction({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
+/** What the client is told after sending something: the firm looks at it, and email follows if needed. */
+const nextStep = (orgName: string) => `${orgName} will look at it. If they need anything more, you get an email and it appears here again.`;
+
+function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: string; portalId: string; orgName: string; task: OpenTask; canUpload: boolean }) {
+  const next = nextStep(orgName);
   switch (task.actionType) {
     case "Question":
       return (
         <div className="space-y-4">
-          <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />
+          <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} next={next} />
           {canUpload ? (
             <details>
               <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
               <div className="mt-2 space-y-2">
                 {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
-                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
               </div>
             </details>
           ) : null}
         </div>
       );
     case "FillForm":
-      return <FillForm action={submitFormAction.bind(null, orgId)} portalId={portalId} taskId={task.id} fields={task.formFields} />;
+      return <FillForm action={submitFormAction.bind(null, orgId)} portalId={portalId} taskId={task.id} fields={task.formFields} next={next} />;
     case "SignDocument":
       return task.documentFileId ? (
         <Link
@@ -68,18 +72,18 @@ function TaskAction({ orgId, portalId, task, canUpload }: { orgId: string; porta
         <p className="text-sm text-slate-600">The firm has not added the document yet. You will be able to sign it here once they do.</p>
       );
     case "FileRequest":
-      return <FileRequestPart orgId={orgId} portalId={portalId} task={task} canUpload={canUpload} />;
+      return <FileRequestPart orgId={orgId} portalId={portalId} task={task} canUpload={canUpload} next={next} />;
     default:
-      return <MarkDoneForm action={markDoneAction.bind(null, orgId)} portalId={portalId} taskId={task.id} />;
+      return <MarkDoneForm action={markDoneAction.bind(null, orgId)} portalId={portalId} taskId={task.id} next={`${orgName} sees it as done.`} />;
   }
 }
 
-function FileRequestPart({ orgId, portalId, task, canUpload }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean }) {
+function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean; next: string }) {
   return (
     <div className="space-y-2">
       {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
       {canUpload ? (
-        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} />
+        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next={next} />
       ) : (
         <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
       )}
@@ -117,7 +121,7 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
         ) : (
           <ul className="space-y-4">
             {view.openTasks.map((task) => (
-              <li key={task.id} data-testid="guest-task">
+              <li key={task.id} id={`task-${task.id}`} className="scroll-mt-4" data-testid="guest-task">
                 <Card className="space-y-3 !p-4 sm:!p-6">
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <Badge tone="brand">{ACTION_LABEL[task.actionType]}</Badge>
@@ -125,7 +129,15 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
                   </div>
                   <h3 className="text-base font-semibold text-slate-900">{task.title}</h3>
                   {task.description ? <p className="whitespace-pre-line text-sm text-slate-700">{task.description}</p> : null}
-                  <TaskAction orgId={orgId} portalId={portalId} task={task} canUpload={view.permissions.upload} />
+                  {task.review === "returned" && task.reviewNote ? (
+                    <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="returned-note">
+                      <p className="flex items-center gap-2 font-medium text-amber-900">
+                        <Undo2 aria-hidden className="size-4" /> {view.portal.orgName} sent this back
+                      </p>
+                      <p className="mt-1 whitespace-pre-line text-slate-800">{task.reviewNote}</p>
+                    </div>
+                  ) : null}
+                  <TaskAction orgId={orgId} portalId={portalId} orgName={view.portal.orgName} task={task} canUpload={view.permissions.upload} />
                 </Card>
               </li>
             ))}
@@ -140,12 +152,41 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
           </h2>
           <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white px-4">
             {view.doneTasks.map((task) => (
-              <li key={task.id} className="flex flex-wrap items-center justify-between gap-2 py-3 text-sm" data-testid="guest-done-task">
-                <span className="flex items-center gap-2">
-                  <CheckCircle2 aria-hidden className="size-4 text-green-700" />
-                  <span className="font-medium text-slate-900">{task.title}</span>
-                </span>
-                <span className="text-slate-600">Done {formatDate(task.completedAt)}</span>
+              <li key={task.id} id={`task-${task.id}`} className="scroll-mt-4 space-y-2 py-3 text-sm" data-testid="guest-done-task">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="flex items-center gap-2">
+                    <CheckCircle2 aria-hidden className="size-4 text-green-700" />
+                    <span className="font-medium text-slate-900">{task.title}</span>
+                  </span>
+                  <span className="text-slate-600">Done {formatDate(task.completedAt)}</span>
+                </div>
+                <p className="text-slate-600" data-testid="done-state">
+                  {task.review === "accepted"
+                    ? `Accepted by ${view.portal.orgName}. Nothing more to do.`
+                    : task.actionType === "FileRequest" || task.actionType === "Question" || task.actionType === "FillForm"
+                      ? `Sent. ${nextStep(view.portal.orgName)}`
+                      : task.actionType === "SignDocument"
+                        ? `Signed. ${view.portal.orgName} has the signed copy.`
+                        : "Done."}
+                </p>
+                {task.actionType === "FileRequest" ? (
+                  <>
+                    {task.files.length > 0 ? <p className="text-slate-700">Sent: {task.files.map((f) => f.name).join(", ")}</p> : null}
+                    {view.permissions.upload && task.review !== "accepted" ? (
+                      <details>
+                        <summary className="cursor-pointer font-medium text-brand">Add more files to this request</summary>
+                        <div className="mt-2">
+                          <TaskUpload
+                            orgId={orgId}
+                            portalId={portalId}
+                            taskId={task.id}
+                            next={`Added to “${task.title}”. ${view.portal.orgName} sees it with the rest.`}
+                          />
+                        </div>
+                      </details>
+                    ) : null}
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -160,6 +201,17 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
           <p className="text-sm text-slate-600">
             You can see these files; downloading them is turned off for this portal. Ask {view.portal.orgName} if you need a copy.
           </p>
+        ) : null}
+        {view.permissions.upload ? (
+          <details className="rounded-lg border border-dashed border-slate-300 bg-white p-4" data-testid="send-files">
+            <summary className="flex cursor-pointer items-center gap-2 font-medium text-brand">
+              <Upload aria-hidden className="size-4" /> Send other files to {view.portal.orgName}
+            </summary>
+            <p className="mt-2 text-sm text-slate-600">For anything that no request above asks for. {view.portal.orgName} is told about new files.</p>
+            <div className="mt-2">
+              <TaskUpload orgId={orgId} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
+            </div>
+          </details>
         ) : null}
         {view.files.length === 0 ? (
           <EmptyState icon={FolderOpen} title="No files yet">

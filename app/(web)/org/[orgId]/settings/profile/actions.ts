@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { SettingsState } from "@/components/settings/action-form";
 import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { updateOrgProfile } from "@/lib/organization/profile";
+import { setRequireTwoFactor } from "@/lib/auth/require-two-factor";
 import { orgAction } from "@/lib/web/org-action";
 
 const path = (orgId: string) => `/org/${orgId}/settings/profile`;
@@ -32,5 +33,15 @@ export const logoAction = orgAction(
     }
     revalidatePath(`/org/${orgId}`, "layout");
     return { done: intent === "remove" ? "Logo removed." : "Logo saved." };
+  },
+);
+
+/** Requires (or stops requiring) two-factor authentication of members and admins. */
+export const requireTwoFactorAction = orgAction(
+  { minRole: "admin", returnTo: path, input: z.object({ required: z.enum(["on", "off"]) }) },
+  async ({ orgId, viewer }, { required }): Promise<SettingsState> => {
+    await setRequireTwoFactor({ viewer, required: required === "on" });
+    revalidatePath(path(orgId));
+    return { done: required === "on" ? "Members without two-factor authentication are asked to turn it on." : "Two-factor authentication is optional." };
   },
 );

@@ -8,7 +8,8 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { LOGO_MAX_BYTES } from "@/lib/organization/logo";
 import { getOrgProfile } from "@/lib/organization/profile";
-import { logoAction, profileAction } from "./actions";
+import { isTwoFactorRequired } from "@/lib/auth/require-two-factor";
+import { logoAction, profileAction, requireTwoFactorAction } from "./actions";
 
 export const metadata: Metadata = { title: "Organization profile" };
 
@@ -18,6 +19,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
   if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   const profile = await getOrgProfile({ viewer });
   const admin = mayOrg(viewer, "manageOrganization");
+  const twoFactorRequired = await isTwoFactorRequired(orgId);
   const api = profile.plan === "enterprise" && profile.apiEnabled;
 
   return (
@@ -43,6 +45,24 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
             <dd>{profile.name}</dd>
           </dl>
         )}
+      </Card>
+      <Card title="Two-factor authentication">
+        <div className="space-y-3 text-sm">
+          <p data-testid="two-factor-rule">
+            {twoFactorRequired
+              ? "Required: members and admins without two-factor authentication are asked to turn it on before they can continue. Guests are not asked."
+              : "Optional: each member chooses."}
+          </p>
+          {admin ? (
+            <ActionForm
+              action={requireTwoFactorAction.bind(null, orgId)}
+              submitLabel={twoFactorRequired ? "Make two-factor optional" : "Require two-factor for members"}
+              variant="secondary"
+            >
+              <input type="hidden" name="required" value={twoFactorRequired ? "off" : "on"} />
+            </ActionForm>
+          ) : null}
+        </div>
       </Card>
       <Card title="Logo">
         <div className="space-y-4">

@@ -7,9 +7,11 @@ import { taskActionTypes } from "@/lib/events/types";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
+import { reviewTask } from "@/lib/tasks/review-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
 import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
 import { updateTask } from "@/lib/tasks/update-task";
+import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";
 
 // The tasks tab: the same domain functions as POST/PATCH /tasks and POST /tasks/{id}/complete,
@@ -18,15 +20,6 @@ import { orgAction } from "@/lib/web/org-action";
 const member = { minRole: "member", returnTo: (orgId: string) => `/org/${orgId}` } as const;
 const refresh = (orgId: string, portalId: string) => revalidatePath(`/org/${orgId}/vault/${portalId}`, "layout");
 
-/** A JSON form field (the builder's fields, the placement), parsed before the domain checks it. */
-const json = z.string().transform((s, ctx) => {
-  try {
-    return JSON.parse(s) as unknown;
-  } catch {
-    ctx.addIssue({ code: "custom", message: "Not valid JSON" });
-    return z.NEVER;
-  }
-});
 /** "" (an empty date field) is no due date. */
 const optionalDate = z
   .string()
@@ -51,9 +44,9 @@ export const createTaskAction = orgAction(
       due_date: optionalDate,
       send_reminder: checked,
       assignees: z.array(z.string()).default([]),
-      fields: json.optional(),
+      fields: jsonField.optional(),
       document_file_id: z.string().optional(),
-      placement: json.optional(),
+      placement: jsonField.optional(),
     }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
@@ -122,7 +115,7 @@ export const deleteTaskAction = orgAction({ ...member, input: byTask }, async ({
 });
 
 export const setFormFieldsAction = orgAction(
-  { ...member, fields: ["fields"], input: byTask.extend({ fields: json }) },
+  { ...member, fields: ["fields"], input: byTask.extend({ fields: jsonField }) },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     await setTaskFormFields({ viewer, taskId: input.taskId, fields: checkFormFields(input.fields) });
     refresh(orgId, input.portalId);
@@ -134,7 +127,7 @@ export const setDocumentAction = orgAction(
   {
     ...member,
     fields: ["document_file_id", "placement"],
-    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: json }),
+    input: byTask.extend({ document_file_id: z.string().min(1, "Choose the PDF to sign"), placement: jsonField }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
     const placement = SignaturePlacementSchema.safeParse(input.placement);
@@ -142,5 +135,28 @@ export const setDocumentAction = orgAction(
     await setSignDocument({ viewer, taskId: input.taskId, fileId: input.document_file_id, placement: placement.data });
     refresh(orgId, input.portalId);
     return { done: Date.now(), message: "Document saved" };
+  },
+);
+
+/** Accept a completed request, or send it back with a reason (lib/tasks/review-task.ts). */
+export const reviewTaskAction = orgAction(
+  {
+    ...member,
+    fields: ["reason"],
+    input: byTask.extend({ decision: z.enum(["accept", "return"]), reason: z.string().max(2000, "Keep it under 2000 characters").default("") }),
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    if (input.decision === "accept") {
+      await reviewTask({ viewer, taskId: input.taskId, decision: "accept" });
+      refresh(orgId, input.portalId);
+      return { done: Date.now(), message: "Accepted. The request stays done; nothing is sent to the client." };
+    }
+    const { emailed } = await reviewTask({ viewer, taskId: input.taskId, decision: "return", reason: input.reason });
+    refresh(orgId, input.portalId);
+    const told =
+      emailed > 0
+        ? `${emailed === 1 ? "The client was" : `${emailed} clients were`} emailed your reason.`
+        : "No client gets email about it (none assigned, or they turned it off): tell them yourself.";
+    return { done: Date.now(), message: `Sent back: the request is open again. ${told}` };
   },
 );

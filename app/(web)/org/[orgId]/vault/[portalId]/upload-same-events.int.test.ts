@@ -3,7 +3,8 @@ import { fileUploadedEvents, filesApi } from "@/app/api/v1/test-support/files-ap
 import { db } from "@/lib/db";
 import { createApiContext, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createTestFolder, objectKeys, removeObjects } from "@/lib/test-support/storage";
-import { completeUploadAction, startUploadAction } from "./file-actions";
+import { createPortalAction } from "../../actions";
+import { completeUploadAction, createFolderAction, renameEntryAction, startUploadAction } from "./file-actions";
 
 // The web uploader's two server actions and the API's two-step upload run the same domain
 // functions (lib/files/start-upload, complete-upload): the same `file.uploaded` event with the
@@ -119,5 +120,52 @@ describe("web upload and API upload", () => {
     const refused = await startUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, filename: "a.txt", contentType: "text/plain", size: "3" }));
     expect(refused.ticket).toBeUndefined();
     expect(refused.error).toMatch(/upload/);
+  });
+
+  it("completes an upload only for whoever started it: a guest sees another user's pending upload as unknown", async () => {
+    const started = await startUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, filename: "a.txt", contentType: "text/plain", size: "3" }));
+    await put(started.ticket!.uploadUrl, "abc", "text/plain");
+    const guest = await createTestUser();
+    await db.portalGuest.create({
+      data: { orgId: ctx.org.id, portalId: ctx.portalId, userId: guest.id, permissions: { view: true, upload: true, download: true }, acceptedAt: new Date() },
+    });
+    session.user.id = guest.id;
+    const taken = await completeUploadAction(
+      ctx.org.id,
+      {},
+      form({ portalId: ctx.portalId, fileId: started.ticket!.fileId, filename: "guest-named.txt", size: "3" }),
+    );
+    const unknown = await completeUploadAction(
+      ctx.org.id,
+      {},
+      form({ portalId: ctx.portalId, fileId: "00000000-0000-4000-8000-000000000000", filename: "guest-named.txt", size: "3" }),
+    );
+    expect(taken).toEqual(unknown);
+    expect(taken.error).toMatch(/No upload with this id/);
+    const row = await db.fileEntry.findUniqueOrThrow({ where: { id: started.ticket!.fileId } });
+    expect([row.status, row.name, row.uploadedById]).toEqual(["pending", "a.txt", ctx.user.id]);
+    expect(await fileUploadedEvents(ctx.org.id)).toEqual([]);
+    expect(await db.auditLog.count({ where: { orgId: ctx.org.id, action: "file.uploaded" } })).toBe(0);
+
+    // Its owner still completes it.
+    session.user.id = ctx.user.id;
+    const mine = await completeUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, fileId: started.ticket!.fileId, filename: "a.txt", size: "3" }));
+    expect(mine).toEqual({ file: { id: started.ticket!.fileId, name: "a.txt" } });
+  });
+
+  it("refuses bidirectional and invisible characters in folder, file and portal names, naming the field, as the API does", async () => {
+    const spoof = "invoice\u202Efdp.exe";
+    const message = "Must not contain control, invisible or bidirectional formatting characters (U+202E)";
+    const folder = await createFolderAction(ctx.org.id, {}, form({ portalId: ctx.portalId, name: spoof }));
+    expect(folder).toEqual({ error: `name: ${message}` });
+    const renamed = await renameEntryAction(ctx.org.id, {}, form({ portalId: ctx.portalId, fileId: ctx.folderId, name: spoof }));
+    expect(renamed).toEqual({ error: `name: ${message}` });
+    const upload = await startUploadAction(ctx.org.id, {}, form({ portalId: ctx.portalId, filename: spoof, contentType: "text/plain", size: "3" }));
+    expect(upload.ticket).toBeUndefined();
+    expect(JSON.stringify(upload)).toContain(message);
+    const portal = await createPortalAction(ctx.org.id, {}, form({ name: "Acme \u2067Ltd", kind: "portal" }));
+    expect(JSON.stringify(portal)).toContain("(U+2067)");
+    expect(await db.fileEntry.count({ where: { orgId: ctx.org.id, name: { contains: "\u202E" } } })).toBe(0);
+    expect(await db.portal.count({ where: { orgId: ctx.org.id } })).toBe(1);
   });
 });

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { fileWebUrl } from "@/lib/portals/links";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
-import { createApiContext, createTestOrg, createTestPortal } from "@/lib/test-support/fixtures";
+import { issueAccessToken } from "@/lib/oauth/access-token";
+import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { fileUploadedEvents, filesApi } from "@/app/api/v1/test-support/files-api";
 import { createTestFolder, objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";
 
@@ -202,6 +204,47 @@ describe("two-step upload", () => {
     const foreign = await context();
     const res = await foreign.api.complete(other.id, { file_id: started.json.file_id, filename: "a.txt" });
     expect([res.status, res.json.error]).toEqual([404, "not_found"]);
+  });
+
+  it("completes an upload only for the user who started it: another member's file_id is answered as unknown", async () => {
+    const ctx = await context();
+    const started = await ctx.api.upload(ctx.portal.id, { filename: "a.txt", contentType: "text/plain" });
+    await put(started.json.upload_url, "x", "text/plain");
+    const other = await createTestUser({ orgId: ctx.org.id, role: "member" });
+    const grant = await db.oAuthGrant.create({ data: { orgId: ctx.org.id, clientId: ctx.client.id, userId: other.id, scopes: ALL_SCOPES } });
+    const { token } = await issueAccessToken({ grantId: grant.id, userId: other.id, orgId: ctx.org.id, clientId: ctx.client.clientId, scopes: ALL_SCOPES });
+    const res = await filesApi(token).complete(ctx.portal.id, { file_id: started.json.file_id, filename: "renamed.txt" });
+    expect([res.status, res.json.error_description]).toEqual([400, "file_id: No upload with this id in this portal"]);
+    const row = await db.fileEntry.findUniqueOrThrow({ where: { id: started.json.file_id } });
+    expect([row.status, row.name]).toEqual(["pending", "a.txt"]);
+    expect(await fileUploadedEvents(ctx.org.id)).toEqual([]);
+    expect((await ctx.api.complete(ctx.portal.id, { file_id: started.json.file_id, filename: "a.txt" })).status).toBe(201);
+  });
+
+  it.each([
+    ["invoice\u202Efdp.exe", "U+202E"],
+    ["invoice\u2067.pdf", "U+2067"],
+    ["report\u200F.pdf", "U+200F"],
+    ["\u061Creport.pdf", "U+061C"],
+    ["report\uFEFF.pdf", "U+FEFF"],
+  ])("refuses a filename with a bidirectional or invisible character (%j) at both steps, naming the field", async (filename, codePoint) => {
+    const ctx = await context();
+    const expected = [400, "invalid_request", `filename: Must not contain control, invisible or bidirectional formatting characters (${codePoint})`];
+    const started = await ctx.api.upload(ctx.portal.id, { filename, contentType: "text/plain" });
+    expect([started.status, started.json.error, started.json.error_description]).toEqual(expected);
+    const fine = await ctx.api.upload(ctx.portal.id, { filename: "invoice.pdf", contentType: "text/plain" });
+    await put(fine.json.upload_url, "x", "text/plain");
+    const completed = await ctx.api.complete(ctx.portal.id, { file_id: fine.json.file_id, filename });
+    expect([completed.status, completed.json.error, completed.json.error_description]).toEqual(expected);
+    expect(await db.fileEntry.count({ where: { orgId: ctx.org.id, status: "registered" } })).toBe(0);
+  });
+
+  it("accepts names that need ZERO WIDTH (NON-)JOINER: Persian text and emoji sequences", async () => {
+    const ctx = await context();
+    for (const filename of ["می\u200Cخواهم.pdf", "family \u{1F468}\u200D\u{1F469}\u200D\u{1F467}.jpg", "עברית.pdf"]) {
+      const started = await ctx.api.upload(ctx.portal.id, { filename, contentType: "text/plain" });
+      expect(started.status).toBe(200);
+    }
   });
 
   it.each([

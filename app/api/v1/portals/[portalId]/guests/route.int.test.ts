@@ -2,9 +2,17 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { callRoute } from "@/app/api/v1/test-support/call-route";
 import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
-import { POST } from "./route";
+import { GET, POST } from "./route";
 
-type Answer = { success?: boolean; invited_count?: number; message?: string; error?: string; error_description?: string };
+type Answer = {
+  success?: boolean;
+  invited_count?: number;
+  message?: string;
+  user_id?: string;
+  guests?: { user_id: string; email: string }[];
+  error?: string;
+  error_description?: string;
+};
 
 function invite(token: string, portalId: string, body: unknown) {
   return callRoute<Answer>(POST, { path: `/api/v1/portals/${portalId}/guests`, token, body, params: { portalId } });
@@ -36,9 +44,16 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     });
     const res = await invite(ctx.token, portal.id, { email: " Jane@Client.IO ", name: " Jane Client " });
     expect(res.status).toBe(201);
-    expect(res.json).toEqual({ success: true, invited_count: 1, message: "Invited 1 guest" });
-
     const s = await state(ctx.org.id);
+    const userId = s.guests[0]!.userId;
+    expect(res.json).toEqual({
+      success: true,
+      invited_count: 1,
+      message: "Invited 1 guest",
+      user_id: userId,
+      guests: [{ user_id: userId, email: "jane@client.io" }],
+    });
+
     expect(s.guests).toHaveLength(1);
     expect(s.guests[0]).toMatchObject({
       portalId: portal.id,
@@ -56,7 +71,7 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     expect(s.emails[0]!.text).toMatch(/http:\/\/localhost:3000\/invite\/[A-Za-z0-9_-]{43}/);
     expect(s.emails[0]!.html).toContain("Smith &amp; Co 2025");
     expect(s.events.map((e) => [e.portalId, e.data])).toEqual([
-      [portal.id, { guest_email: "jane@client.io", guest_name: "Jane Client", invited_by: ctx.user.id }],
+      [portal.id, { guest_email: "jane@client.io", guest_name: "Jane Client", invited_by: ctx.user.id, user_id: userId }],
     ]);
     expect(s.audit.map((a) => [a.action, a.actorUserId, a.oauthClientId])).toEqual([["guest.invited", ctx.user.id, ctx.client.id]]);
   });
@@ -87,10 +102,13 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     const res = await invite(ctx.token, portal.id, { email: "first@x.io", name: "First", emails: ["b@x.io", "c@x.io"], names: ["Bee"] });
     expect([res.status, res.json.invited_count, res.json.message]).toEqual([201, 3, "Invited 3 guests"]);
     const s = await state(ctx.org.id);
+    const idOf = (email: string) => s.guests.find((g) => g.user.email === email)!.userId;
+    expect(res.json.user_id).toBe(idOf("first@x.io"));
+    expect(res.json.guests).toEqual(["first@x.io", "b@x.io", "c@x.io"].map((email) => ({ user_id: idOf(email), email })));
     expect(s.events.map((e) => e.data)).toEqual([
-      { guest_email: "first@x.io", guest_name: "First", invited_by: ctx.user.id },
-      { guest_email: "b@x.io", guest_name: "Bee", invited_by: ctx.user.id },
-      { guest_email: "c@x.io", guest_name: null, invited_by: ctx.user.id },
+      { guest_email: "first@x.io", guest_name: "First", invited_by: ctx.user.id, user_id: idOf("first@x.io") },
+      { guest_email: "b@x.io", guest_name: "Bee", invited_by: ctx.user.id, user_id: idOf("b@x.io") },
+      { guest_email: "c@x.io", guest_name: null, invited_by: ctx.user.id, user_id: idOf("c@x.io") },
     ]);
     expect(s.emails.map((e) => e.to)).toEqual(["first@x.io", "b@x.io", "c@x.io"]);
   });
@@ -145,6 +163,7 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     const existing = await createTestUser({ name: "Known", passwordHash: "hash" });
     const res = await invite(ctx.token, portal.id, { email: existing.email.toUpperCase(), name: "Other name" });
     expect(res.status).toBe(201);
+    expect(res.json.user_id).toBe(existing.id);
     expect(await db.user.findUniqueOrThrow({ where: { id: existing.id } })).toMatchObject({ name: "Known", passwordHash: "hash" });
     expect((await state(ctx.org.id)).guests.map((g) => g.userId)).toEqual([existing.id]);
   });
@@ -173,5 +192,87 @@ describe("POST /api/v1/portals/{portalId}/guests", () => {
     });
     expect(anonymous.status).toBe(401);
     expect(await db.portalGuest.count({ where: { portalId: portal.id } })).toBe(0);
+  });
+});
+
+type Guest = {
+  user_id: string;
+  email: string;
+  name: string | null;
+  state: string;
+  invited_at: string;
+  accepted_at: string | null;
+  permissions: Record<string, boolean>;
+};
+
+function list(token: string, portalId: string, query = "") {
+  return callRoute<Guest[] & { error?: string }>(GET, { path: `/api/v1/portals/${portalId}/guests${query}`, token, params: { portalId } });
+}
+
+describe("GET /api/v1/portals/{portalId}/guests", () => {
+  it("lists guests in invitation order with user ids, state and permissions", async () => {
+    const ctx = await createApiContext({ scopes: ["guest:invite", "portal:read", "task:write"] });
+    const portal = await createTestPortal({ orgId: ctx.org.id });
+    await db.organization.update({ where: { id: ctx.org.id }, data: { defaultGuestPermissions: { view: true, download: false, upload: true, delete: true } } });
+    const first = await invite(ctx.token, portal.id, { email: "zed@x.io", name: "Zed" });
+    await invite(ctx.token, portal.id, { email: "amy@x.io" });
+    await db.portalGuest.updateMany({ where: { portalId: portal.id, userId: first.json.user_id }, data: { acceptedAt: new Date("2026-01-02T03:04:05Z") } });
+    // A re-invitation keeps the guest's place; another portal's guests are not listed.
+    await invite(ctx.token, portal.id, { email: "zed@x.io" });
+    const other = await createTestPortal({ orgId: ctx.org.id });
+    await invite(ctx.token, other.id, { email: "elsewhere@x.io" });
+
+    const res = await list(ctx.token, portal.id);
+    expect(res.status).toBe(200);
+    const rows = await db.portalGuest.findMany({ where: { portalId: portal.id }, include: { user: true }, orderBy: [{ invitedAt: "asc" }, { id: "asc" }] });
+    expect(res.json).toEqual(
+      rows.map((g) => ({
+        user_id: g.userId,
+        email: g.user.email,
+        name: g.user.name,
+        state: g.acceptedAt ? "accepted" : "invited",
+        invited_at: g.invitedAt.toISOString(),
+        accepted_at: g.acceptedAt?.toISOString() ?? null,
+        permissions: { view: true, download: false, upload: true, delete_own_uploads: true },
+      })),
+    );
+    expect(res.json.map((g) => [g.email, g.state])).toEqual([
+      ["zed@x.io", "accepted"],
+      ["amy@x.io", "invited"],
+    ]);
+    expect(res.json[0]!.user_id).toBe(first.json.user_id);
+  });
+
+  it("pages with limit and cursor (Link: rel=next), and refuses a bad cursor with 400", async () => {
+    const ctx = await createApiContext({ scopes: ["guest:invite", "portal:read"] });
+    const portal = await createTestPortal({ orgId: ctx.org.id });
+    for (const email of ["a@x.io", "b@x.io", "c@x.io"]) await invite(ctx.token, portal.id, { email });
+    const seen: string[] = [];
+    let query = "?limit=2";
+    for (let page = 0; page < 3 && query; page++) {
+      const res = await list(ctx.token, portal.id, query);
+      expect(res.status).toBe(200);
+      seen.push(...res.json.map((g) => g.email));
+      const link = res.headers.get("link");
+      query = link ? new URL(/<([^>]+)>/.exec(link)![1]!).search : "";
+    }
+    expect(seen).toEqual(["a@x.io", "b@x.io", "c@x.io"]);
+    const bad = await list(ctx.token, portal.id, "?cursor=nope");
+    expect([bad.status, bad.json.error]).toEqual([400, "invalid_request"]);
+  });
+
+  it("needs portal:read (403 with guest:invite alone); another organization's portal is 404", async () => {
+    const ctx = await createApiContext({ scopes: ["guest:invite"] });
+    const portal = await createTestPortal({ orgId: ctx.org.id });
+    await invite(ctx.token, portal.id, { email: "a@x.io" });
+    const res = await list(ctx.token, portal.id);
+    expect([res.status, res.json.error]).toEqual([403, "insufficient_scope"]);
+    expect(res.headers.get("www-authenticate")).toContain('scope="portal:read"');
+
+    const reader = await createApiContext({ scopes: ["portal:read"] });
+    for (const id of [portal.id, "nope"]) {
+      const foreign = await list(reader.token, id);
+      expect([foreign.status, foreign.json.error]).toEqual([404, "not_found"]);
+    }
   });
 });

@@ -1,14 +1,20 @@
 import { ClipboardList, Users } from "lucide-react";
+import { ScheduleDialog } from "@/components/requests/schedule-dialog";
+import { RecurringList, TemplateRequestList } from "@/components/requests/schedule-lists";
 import Link from "next/link";
 import { formatWhen } from "@/components/portal/format";
-import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
+import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { toApiActionType } from "@/lib/tasks/action-types";
+import { listRecurringRequests } from "@/lib/requests/recurring-requests";
+import { listRequestDocuments } from "@/lib/requests/request-documents";
+import { listTemplateRequests } from "@/lib/requests/template-requests";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { listAssigneeOptions } from "@/lib/tasks/task-panel-data";
 import { loadMemberPortal, orNotFound, tabMetadata } from "../../load-portal";
+import { addTemplateRequestAction, changeRecurringRequestAction, createRecurringRequestAction, removeTemplateRequestAction } from "../../request-actions";
 import { createTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
 
@@ -18,9 +24,17 @@ type Params = { orgId: string; portalId: string };
 
 export default async function TasksPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId } = await params;
-  const { viewer } = await loadMemberPortal(orgId, portalId);
-  const [{ items }, options, pdfs] = await orNotFound(
-    Promise.all([listPortalTasks({ viewer, portalId }), listAssigneeOptions({ viewer, portalId }), portalPdfs(viewer, portalId)]),
+  const { viewer, portal } = await loadMemberPortal(orgId, portalId);
+  const template = portal.isTemplate;
+  const [{ items }, options, pdfs, documents, schedules, requestList] = await orNotFound(
+    Promise.all([
+      listPortalTasks({ viewer, portalId }),
+      listAssigneeOptions({ viewer, portalId }),
+      portalPdfs(viewer, portalId),
+      listRequestDocuments({ viewer }),
+      template ? Promise.resolve([]) : listRecurringRequests({ viewer, portalId }),
+      template ? listTemplateRequests({ viewer, portalId }) : Promise.resolve([]),
+    ]),
   );
   const now = new Date();
   // Open first, soonest due first (no due date last), then the newest.
@@ -77,12 +91,31 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
               </div>
               <div className="flex flex-wrap gap-1">
                 {t.sendReminder && t.status === "Open" ? <RemindersBadge /> : null}
+                <ReviewBadge task={t} />
                 <StatusBadge status={t.status} dueDate={t.dueDate} now={now} />
               </div>
             </li>
           ))}
         </ul>
       )}
+      <section aria-labelledby="schedules-heading" className="space-y-3 pt-2">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="schedules-heading" className="text-lg font-semibold">
+            {template ? "Request list" : "Recurring requests"}
+          </h2>
+          <ScheduleDialog
+            portalId={portalId}
+            action={(template ? addTemplateRequestAction : createRecurringRequestAction).bind(null, orgId)}
+            documents={documents}
+            template={template}
+          />
+        </div>
+        {template ? (
+          <TemplateRequestList portalId={portalId} rows={requestList} remove={removeTemplateRequestAction.bind(null, orgId)} />
+        ) : (
+          <RecurringList portalId={portalId} rows={schedules} change={changeRecurringRequestAction.bind(null, orgId)} />
+        )}
+      </section>
     </section>
   );
 }

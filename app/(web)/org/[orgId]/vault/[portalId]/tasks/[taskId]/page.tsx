@@ -1,11 +1,12 @@
-import { ArrowLeft, FileText } from "lucide-react";
+import { ArrowLeft, FileText, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatWhen } from "@/components/portal/format";
-import { RemindersBadge, StatusBadge } from "@/components/tasks/task-badges";
+import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
+import { ReviewControls } from "@/components/tasks/review-controls";
 import { EditTaskDialog } from "@/components/tasks/task-form-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -13,10 +14,12 @@ import { isUuid } from "@/lib/ids";
 import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/links";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { reminderLabel } from "@/lib/tasks/reminder-schedule";
+import { getSignatureRecord, type SignatureRecord } from "@/lib/signing/signature-record";
+import { REVIEWABLE } from "@/lib/tasks/review-task";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask } from "@/lib/tasks/task-panel-data";
 import { loadMemberPortal, orNotFound } from "../../load-portal";
-import { deleteTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
+import { deleteTaskAction, reviewTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
 
 type Params = { orgId: string; portalId: string; taskId: string };
@@ -24,8 +27,10 @@ type Params = { orgId: string; portalId: string; taskId: string };
 async function load({ orgId, portalId, taskId }: Params) {
   if (!isUuid(taskId)) notFound();
   const { viewer } = await loadMemberPortal(orgId, portalId);
-  const [task, details] = await orNotFound(Promise.all([getPortalTask({ viewer, portalId, taskId }), getTaskDetails({ viewer, portalId, taskId })]));
-  return { viewer, task, details };
+  const [task, details, signature] = await orNotFound(
+    Promise.all([getPortalTask({ viewer, portalId, taskId }), getTaskDetails({ viewer, portalId, taskId }), getSignatureRecord({ viewer, portalId, taskId })]),
+  );
+  return { viewer, task, details, signature };
 }
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
@@ -46,11 +51,15 @@ function formatValue(value: unknown): string {
 export default async function TaskPage({ params }: { params: Promise<Params> }) {
   const p = await params;
   const { orgId, portalId } = p;
-  const { viewer, task, details } = await load(p);
+  const { viewer, task, details, signature } = await load(p);
   const type = toApiActionType(task.actionType);
   const done = task.status === "Done";
   const back = portalViewPath(orgId, portalId, "tasks");
-  const pdfs = type === "Sign Document" ? await portalPdfs(viewer, portalId) : [];
+  const pdfs = type === "Sign Document" && !signature ? await portalPdfs(viewer, portalId) : [];
+  const reviewable = (REVIEWABLE as readonly string[]).includes(task.actionType);
+  // A Sign Document completes by its signature: the web offers no Complete before it, and no
+  // Reopen after it (the signed copy is final; ask again with a new task).
+  const statusButton = type === "Sign Document" ? done && !signature : true;
   const labelOf = new Map(details.formFields.map((f) => [f.id, f.label]));
 
   return (
@@ -67,13 +76,14 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <Badge tone="brand">{ACTION_LABELS[type]}</Badge>
             <StatusBadge status={task.status} dueDate={task.dueDate} now={new Date()} />
+            <ReviewBadge task={task} />
             {task.sendReminder ? <RemindersBadge /> : null}
             <span>{task.dueDate ? `Due ${formatWhen(task.dueDate)}` : "No due date"}</span>
             {task.completedAt ? <span>Completed {formatWhen(task.completedAt)}</span> : null}
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
-          <TaskStatusButton portalId={portalId} taskId={task.id} done={done} action={setTaskStatusAction.bind(null, orgId)} />
+          {statusButton ? <TaskStatusButton portalId={portalId} taskId={task.id} done={done} action={setTaskStatusAction.bind(null, orgId)} /> : null}
           <EditTaskDialog
             portalId={portalId}
             taskId={task.id}
@@ -85,6 +95,38 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
       </div>
 
       {task.description ? <p className="whitespace-pre-wrap text-slate-800">{task.description}</p> : null}
+
+      {type === "Sign Document" && !done ? (
+        <p className="text-sm text-slate-600">This task completes when the client signs the document in their portal.</p>
+      ) : null}
+
+      {reviewable && (done || task.review === "returned") ? (
+        <div data-testid="task-review">
+          <Card title="Review">
+            {done && task.review === "accepted" ? (
+              <p className="text-sm text-green-800" role="status">
+                Accepted {task.reviewedAt ? formatWhen(task.reviewedAt) : ""}. You can still send it back if something turns up.
+              </p>
+            ) : null}
+            {done && task.review !== "accepted" ? (
+              <p className="text-sm text-slate-700">
+                The client sent this{task.completedAt ? ` ${formatWhen(task.completedAt)}` : ""}. Check it, then accept it or send it back with a reason.
+              </p>
+            ) : null}
+            {!done && task.review === "returned" ? (
+              <div className="space-y-1 text-sm" role="status">
+                <p className="font-medium text-amber-800">Sent back {task.reviewedAt ? formatWhen(task.reviewedAt) : ""}: waiting for the client.</p>
+                <p className="whitespace-pre-wrap text-slate-700">“{task.reviewNote}”</p>
+              </div>
+            ) : null}
+            {done ? (
+              <div className="mt-3">
+                <ReviewControls portalId={portalId} taskId={task.id} accepted={task.review === "accepted"} action={reviewTaskAction.bind(null, orgId)} />
+              </div>
+            ) : null}
+          </Card>
+        </div>
+      ) : null}
 
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Assignees">
@@ -181,7 +223,9 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           </Card>
         ) : null}
 
-        {type === "Sign Document" ? (
+        {type === "Sign Document" && signature ? <SignedCard orgId={orgId} portalId={portalId} signature={signature} /> : null}
+
+        {type === "Sign Document" && !signature ? (
           <Card
             title={
               <span className="flex items-center justify-between gap-2">
@@ -230,5 +274,81 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         </Card>
       </div>
     </article>
+  );
+}
+
+/** Who signed, when and from where, with the signed copy, its certificate page and the original. */
+function SignedCard({ orgId, portalId, signature }: { orgId: string; portalId: string; signature: SignatureRecord }) {
+  const file = signature.signedFile;
+  return (
+    <Card
+      title={
+        <span className="flex items-center gap-2">
+          <ShieldCheck aria-hidden size={18} className="text-green-700" /> Signed
+        </span>
+      }
+    >
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="signature-record">
+        <dt className="text-slate-600">Signer</dt>
+        <dd>
+          {signature.signerName ?? signature.signerEmail}
+          {signature.signerName && signature.signerEmail ? <span className="text-slate-500"> ({signature.signerEmail})</span> : null}
+        </dd>
+        <dt className="text-slate-600">Signed</dt>
+        <dd>{formatWhen(signature.signedAt)}</dd>
+        <dt className="text-slate-600">IP address</dt>
+        <dd>{signature.ip ?? "—"}</dd>
+        {signature.method ? (
+          <>
+            <dt className="text-slate-600">Signature</dt>
+            <dd>{signature.method === "drawn" ? "Drawn" : "Typed name"}</dd>
+          </>
+        ) : null}
+        {signature.userAgent ? (
+          <>
+            <dt className="text-slate-600">Browser</dt>
+            <dd className="break-words text-slate-700">{signature.userAgent}</dd>
+          </>
+        ) : null}
+      </dl>
+      <ul className="mt-3 space-y-1 text-sm">
+        {file ? (
+          <>
+            <li className="flex flex-wrap items-center gap-2">
+              <FileText aria-hidden size={14} />
+              <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${file.id}`}>
+                {file.name}
+              </Link>
+              <a className="text-xs text-slate-600 underline" href={fileDownloadPath(orgId, portalId, file.id)}>
+                Download
+              </a>
+            </li>
+            {signature.certificatePage ? (
+              <li>
+                <a
+                  className="text-brand hover:underline"
+                  href={`${fileDownloadPath(orgId, portalId, file.id, true)}#page=${signature.certificatePage}`}
+                  data-testid="certificate-link"
+                >
+                  Certificate of signing (page {signature.certificatePage} of the signed copy)
+                </a>
+              </li>
+            ) : null}
+          </>
+        ) : (
+          <li className="text-slate-600">The signed copy was deleted from the portal.</li>
+        )}
+        <li className="text-slate-700">
+          Original:{" "}
+          {signature.original ? (
+            <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${signature.original.id}`}>
+              {signature.original.name}
+            </Link>
+          ) : (
+            "deleted from the portal"
+          )}
+        </li>
+      </ul>
+    </Card>
   );
 }

@@ -1,0 +1,61 @@
+import type { Metadata } from "next";
+import { AccountPage } from "@/components/account/account-page";
+import { ActionForm } from "@/components/settings/action-form";
+import { Card } from "@/components/ui/card";
+import { describeDevice } from "@/lib/auth/describe-device";
+import { currentSessionId, requireUser } from "@/lib/auth/session";
+import { listActiveSessions } from "@/lib/auth/user-sessions";
+import { endOtherSessionsAction, endSessionAction } from "./actions";
+
+export const metadata: Metadata = { title: "Signed-in sessions" };
+
+const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+/** Every browser the user is signed in with: device, address, last seen; each can be signed out. */
+export default async function SessionsPage() {
+  const user = await requireUser("/account/sessions");
+  const current = await currentSessionId();
+  const sessions = await listActiveSessions({ userId: user.id, currentSessionId: current });
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <AccountPage
+      userId={user.id}
+      title="Signed-in sessions"
+      intro={<>The browsers signed in as {user.email}. Sign out any you do not recognise, then change your password.</>}
+    >
+      <Card>
+        <ul className="divide-y divide-slate-100" aria-label="Sessions">
+          {sessions.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="session">
+              <div className="text-sm">
+                <p className="font-medium">
+                  {describeDevice(s.userAgent)}
+                  {s.current ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">This browser</span> : null}
+                </p>
+                <p className="text-slate-600">
+                  {s.ip || "Unknown address"} · last seen {when(s.lastSeenAt)} · signed in {when(s.createdAt)}
+                </p>
+              </div>
+              {s.current ? null : (
+                <ActionForm
+                  action={endSessionAction}
+                  submitLabel="Sign out"
+                  variant="secondary"
+                  inline
+                  label={`Sign out ${describeDevice(s.userAgent)}, ${s.ip}`}
+                >
+                  <input type="hidden" name="sessionId" value={s.id} />
+                </ActionForm>
+              )}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {others.length > 0 ? (
+        <ActionForm action={endOtherSessionsAction} submitLabel="Sign out of all other sessions" variant="secondary" />
+      ) : (
+        <p className="text-sm text-slate-600">No other browser is signed in.</p>
+      )}
+    </AccountPage>
+  );
+}

@@ -1,0 +1,13 @@
+import { cron } from "inngest";
+import { inngest } from "@/inngest/client";
+import { purgeStaleThrottles } from "@/lib/auth/throttle";
+import { purgeEndedSessions } from "@/lib/auth/user-sessions";
+
+/** Daily: sign-in throttle rows that hold nothing back, and web sessions ended more than a day ago. */
+export const authRecordsPurge = inngest.createFunction(
+  { id: "auth-records-purge", triggers: [cron("23 3 * * *")], singleton: { mode: "skip" } },
+  async ({ step }) => ({
+    throttles: await step.run("throttles", () => purgeStaleThrottles()),
+    sessions: await step.run("sessions", () => purgeEndedSessions()),
+  }),
+);

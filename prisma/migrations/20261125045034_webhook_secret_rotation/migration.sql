@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Webhook" ADD COLUMN     "previousSecretEncrypted" TEXT,
+ADD COLUMN     "previousSecretExpiresAt" TIMESTAMP(3);
