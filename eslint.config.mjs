@@ -20,6 +20,51 @@ const APP_MUST_NOT = [
   forbid("Pages and actions do not decide permissions: use lib/access (a Viewer) and the domain's guards.", "@/lib/auth/roles"),
 ];
 
+// One way to the database (docs/database.md): Prisma's client, and the typed builder of lib/sql.ts
+// (tables and columns generated from prisma/schema.prisma) for what Prisma cannot express. No SQL
+// text with hand-written row types in lib/: lib/db.ts sends, lib/sql.ts builds.
+const RAW_SQL =
+  "No SQL text with hand-written row types: build the statement with lib/sql.ts (types generated from prisma/schema.prisma) or use Prisma's client.";
+const SQL_LAYER = ["lib/db.ts", "lib/sql.ts"];
+/** Statements not yet on lib/sql.ts (docs/database.md lists them); nothing may join this list. */
+export const RAW_SQL_REMAINING = [
+  "lib/api/rate-limit.ts",
+  "lib/files/folder-view.ts",
+  "lib/oauth/access-token.ts",
+  "lib/oauth/clients/api-access.ts",
+  "lib/oauth/token/refresh.ts",
+  "lib/portals/create-portal.ts",
+  "lib/portals/portal-record.ts",
+  "lib/tasks/create-task.ts",
+];
+export const RAW_SQL_RULES = [
+  { selector: "MemberExpression[property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]", message: RAW_SQL },
+  { selector: "MemberExpression[object.name='Prisma'][property.name=/^(sql|raw|join)$/]", message: RAW_SQL },
+  { selector: "ImportDeclaration[source.value=/(^@\\/lib\\/db$|\\/db$)/] > ImportSpecifier[imported.name='query']", message: RAW_SQL },
+  { selector: "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name='sql']", message: RAW_SQL },
+];
+// Served by the API dispatcher (lib/api/dispatch.ts): the application server calls these route
+// handlers itself, outside Next.js's request scope, in development as in production. Next.js's
+// request-context APIs would fail or differ there; a handler reads what it needs from its Request
+// and answers with a Response. The files: the routes of app/api/route-table.ts and all of lib/
+// and inngest/ they can reach, except the web's own request layer (lib/auth: Auth.js sessions;
+// lib/web: pages and server actions), which the API does not use.
+const REQUEST_CONTEXT =
+  "Modules the API dispatcher serves run outside Next.js's request scope: read headers and cookies from the Request, answer with the Response (docs/architecture.md).";
+const REQUEST_CONTEXT_PATHS = [
+  { name: "next/headers", message: REQUEST_CONTEXT },
+  { name: "next/server", importNames: ["after", "connection"], message: REQUEST_CONTEXT },
+];
+const DISPATCHED_APP = [
+  "app/api/v1/**/*.{ts,tsx}",
+  "app/api/inngest/**/*.{ts,tsx}",
+  "app/api/dispatcher/**/*.{ts,tsx}",
+  "app/api/route-table.ts",
+  "app/oauth/token/**/*.{ts,tsx}",
+  "app/oauth/revoke/**/*.{ts,tsx}",
+];
+const WEB_REQUEST_LAYER = ["lib/auth/**", "lib/web/**"];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -35,17 +80,41 @@ export default defineConfig([
   globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "lib/generated/**", ".data/**", "test-results/**", "integrations/**"]),
   {
     files: ["lib/**/*.{ts,tsx}"],
-    ignores: ["lib/api/**"],
+    ignores: ["lib/api/**", ...WEB_REQUEST_LAYER],
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT, paths: REQUEST_CONTEXT_PATHS }] },
+  },
+  {
+    files: WEB_REQUEST_LAYER.map((dir) => `${dir}/*.{ts,tsx}`),
     rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT }] },
   },
   {
     files: ["lib/api/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.slice(1) }] },
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.slice(1), paths: REQUEST_CONTEXT_PATHS }] },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: [...SQL_LAYER, ...RAW_SQL_REMAINING, "**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
+    rules: { "no-restricted-syntax": ["error", ...RAW_SQL_RULES] },
   },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     // Tests and their helpers set up rows directly.
     ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
     rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT }] },
+  },
+  {
+    files: DISPATCHED_APP,
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT, paths: REQUEST_CONTEXT_PATHS }] },
+  },
+  {
+    files: ["inngest/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { paths: REQUEST_CONTEXT_PATHS }] },
+  },
+  {
+    // The same, for a dynamic import().
+    files: [...DISPATCHED_APP, "lib/**/*.{ts,tsx}", "inngest/**/*.{ts,tsx}"],
+    ignores: WEB_REQUEST_LAYER,
+    rules: { "no-restricted-syntax": ["error", { selector: "ImportExpression[source.value='next/headers']", message: REQUEST_CONTEXT }] },
   },
 ]);

@@ -12,10 +12,4 @@ export async function register(): Promise<void> {
   // On SIGTERM/SIGINT the relay starts no new run and the process exits after its current one.
   const { finishBeforeExit } = await import("@/lib/shutdown");
   finishBeforeExit(() => relay.stop(), env().SHUTDOWN_GRACE_MS);
-  // The production server (server/index.ts) serves the API's route handlers itself: it finds
-  // them here, in the build's own modules (issue 17).
-  if (process.env["CLIENT_PORTALS_SERVER"] === "1") {
-    const [{ createApiDispatcher, API_DISPATCHER }, { API_ROUTE_TABLE }] = await Promise.all([import("@/lib/api/dispatch"), import("@/app/api/route-table")]);
-    (globalThis as Record<symbol, unknown>)[API_DISPATCHER] = createApiDispatcher(API_ROUTE_TABLE);
-  }
 }

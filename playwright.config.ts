@@ -61,7 +61,7 @@ export default defineConfig({
   ],
   webServer: {
     // The production build on fresh services (see scripts/e2e-server.ts); the build itself is
-    // made beforehand (`npm test` runs `next build` before this tier).
+    // made beforehand (`npm test` runs `npm run build` before this tier).
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
     url: `${baseURL}/sign-in`,
     env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] },

@@ -23,7 +23,7 @@ import { s3Env, startEmbeddedS3, type EmbeddedS3 } from "../scripts/lib/embedded
 import { allowServerInto, PostgresServer } from "../scripts/lib/embedded-postgres.ts";
 import { applyMigrations } from "../scripts/lib/schema-engine.ts";
 import { InngestExecutor } from "../scripts/test/inngest-executor.ts";
-import { productionServerArgs } from "../scripts/lib/production-server.ts";
+import { COMPILED_SERVER, productionServerArgs } from "../scripts/lib/production-server.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -118,9 +118,9 @@ export interface Services {
 }
 
 function ensureBuild(): void {
-  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
-  process.stdout.write("[faults] no production build in .next: running next build\n");
-  execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+  if (existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(COMPILED_SERVER)) return;
+  process.stdout.write("[faults] no production build in .next and dist/: running npm run build\n");
+  execFileSync("npm", ["run", "--silent", "build"], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

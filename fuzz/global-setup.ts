@@ -1,5 +1,5 @@
 /**
- * Global setup of the fuzz tier: the production build (`next start`) on fresh services, through
+ * Global setup of the fuzz tier: the production build (the application server) on fresh services, through
  * scripts/e2e-server.ts like the e2e tier, on FUZZ_PORT (default 3161). Its environment (the
  * database the tests count rows in, the keys tokens are signed with) and the run's seed reach the
  * test workers through provide/inject (see env.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./db-unavailable";
+import { isDatabaseUnavailable, isTransactionConflict } from "./db-unavailable";
 
 // The shapes the fault tier (faults/) saw while PostgreSQL restarted under load.
 const prismaError = (code: string, cause?: Record<string, unknown>) =>
@@ -42,5 +42,30 @@ describe("isDatabaseUnavailable", () => {
     ],
   ])("%s: no", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("isTransactionConflict", () => {
+  it.each([
+    // As @prisma/adapter-pg reports a deadlock inside an interactive transaction.
+    ["Prisma P2034 (deadlock)", prismaError("P2034", { kind: "TransactionWriteConflict", originalCode: "40P01", originalMessage: "deadlock detected" })],
+    ["a raw query's serialization failure", prismaError("P2010", { kind: "postgres", originalCode: "40001" })],
+    ["node-postgres, no adapter (40P01)", Object.assign(new Error("deadlock detected"), { code: "40P01", severity: "ERROR" })],
+    [
+      "the adapter's error itself",
+      Object.assign(new Error("TransactionWriteConflict"), { name: "DriverAdapterError", cause: { kind: "TransactionWriteConflict" } }),
+    ],
+  ])("%s: yes", (_name, error) => {
+    expect(isTransactionConflict(error)).toBe(true);
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+
+  it.each([
+    ["a unique violation", prismaError("P2002", { kind: "UniqueConstraintViolation" })],
+    ["a lock timeout (55P03)", prismaError("P2010", { kind: "postgres", originalCode: "55P03" })],
+    ["an unreachable server", prismaError("P1001", { kind: "DatabaseNotReachable" })],
+    ["a plain bug", new TypeError("x is undefined")],
+  ])("%s: no", (_name, error) => {
+    expect(isTransactionConflict(error)).toBe(false);
   });
 });

@@ -27,6 +27,32 @@ const MESSAGES =
 const codeLike = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someInChain(error, (o, e) => {
+    for (const code of [o["code"], o["originalCode"]]) {
+      if (codeLike(code) && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
+    }
+    if (codeLike(o["kind"]) && ADAPTER_KINDS.has(o["kind"])) return true;
+    return e instanceof Error && MESSAGES.test(e.message);
+  });
+}
+
+/**
+ * SQLSTATE 40001 (serialization failure) and 40P01 (deadlock detected), as PostgreSQL, node-postgres
+ * and @prisma/adapter-pg (kind TransactionWriteConflict) report them, and Prisma's P2034: the
+ * transaction lost a race with another one and was rolled back; run again as a whole, it succeeds
+ * (lib/db.ts retries it, and only after the last attempt is it answered 503 with Retry-After).
+ */
+const CONFLICT_CODES = new Set(["40001", "40P01", "P2034"]);
+
+export function isTransactionConflict(error: unknown): boolean {
+  return someInChain(error, (o) => {
+    for (const code of [o["code"], o["originalCode"]]) if (codeLike(code) && CONFLICT_CODES.has(code)) return true;
+    return o["kind"] === "TransactionWriteConflict";
+  });
+}
+
+/** Whether `test` holds for the error or any error it wraps (cause, Prisma's driverAdapterError). */
+function someInChain(error: unknown, test: (o: Record<string, unknown>, e: object) => boolean): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length > 0 && seen.size < 16) {
@@ -34,11 +60,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e === null || typeof e !== "object" || seen.has(e)) continue;
     seen.add(e);
     const o = e as Record<string, unknown>;
-    for (const code of [o["code"], o["originalCode"]]) {
-      if (codeLike(code) && (PRISMA_CODES.has(code) || SQLSTATE.test(code) || SOCKET_CODES.has(code))) return true;
-    }
-    if (codeLike(o["kind"]) && ADAPTER_KINDS.has(o["kind"])) return true;
-    if (e instanceof Error && MESSAGES.test(e.message)) return true;
+    if (test(o, e)) return true;
     const meta = o["meta"] as Record<string, unknown> | undefined;
     queue.push(o["cause"], meta?.["driverAdapterError"]);
   }

@@ -3,7 +3,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { isTransactionConflict } from "@/lib/db-unavailable";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 
 export type Db = PrismaClient;
 /** A transaction client, as handed to `db.$transaction(async (tx) => ...)`. */
@@ -35,7 +37,10 @@ function createClient(): PrismaClient {
 // `db.$transaction(fn)` joins it without knowing. A nested `$transaction(fn)` runs `fn` in a
 // savepoint: its failure undoes its own writes only, as a separate transaction's would.
 interface Ambient {
-  client: PrismaClient;
+  /** The transaction; undefined in a deferred scope until its first transaction opens it. */
+  client: PrismaClient | undefined;
+  /** A deferred scope (runWithDeferredTransaction): opens the transaction on first use. */
+  open?: () => Promise<PrismaClient>;
   afterCommit: (() => void)[];
   afterRollback: (() => Promise<void> | void)[];
   savepoints: number;
@@ -47,18 +52,117 @@ function rootClient(): PrismaClient {
   return globalForDb.__db;
 }
 
+/**
+ * The root client as domain code sees it: its `$transaction(fn)` is retried after a conflict
+ * (withConflictRetry). Built per call (a proxy of a cached client), so a test's substituted client
+ * is honoured.
+ */
+const retryingRoots = new WeakMap<PrismaClient, PrismaClient>();
+function retryingRoot(): PrismaClient {
+  const client = rootClient();
+  let wrapped = retryingRoots.get(client);
+  if (!wrapped) {
+    const transaction = ((arg: unknown, options?: unknown) => {
+      if (typeof arg !== "function") return (client.$transaction as (a: unknown, o?: unknown) => Promise<unknown>)(arg, options);
+      return withConflictRetry(() => (client.$transaction as (a: unknown, o?: unknown) => Promise<unknown>)(arg, options));
+    }) as PrismaClient["$transaction"];
+    wrapped = new Proxy(client, {
+      get(target, prop) {
+        if (prop === "$transaction") return transaction;
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    retryingRoots.set(client, wrapped);
+  }
+  return wrapped;
+}
+
 export function getDb(): PrismaClient {
-  return ambient.getStore()?.client ?? rootClient();
+  const store = ambient.getStore();
+  if (!store) return retryingRoot();
+  return store.client ?? deferredRoot(store);
+}
+
+/** What may change rows: in a deferred scope these open its transaction and run in it. */
+const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+const RAW = new Set(["$executeRaw", "$executeRawUnsafe", "$queryRaw", "$queryRawUnsafe"]);
+
+/**
+ * The client of a deferred scope before its transaction is open: reads go to the root client (they
+ * hold no connection past their statement, e.g. across an outbound fetch); the first write, raw
+ * statement or transaction opens the scope's transaction and runs in it.
+ */
+function deferredRoot(store: Ambient): PrismaClient {
+  const root = retryingRoot();
+  const inTransaction = (call: (client: PrismaClient) => Promise<unknown>) => async (): Promise<unknown> => call(store.client ?? (await store.open!()));
+  return new Proxy(root, {
+    get(target, prop) {
+      if (prop === "$transaction") return (fn: (tx: PrismaClient) => Promise<unknown>) => runInTransaction(fn);
+      if (typeof prop === "string" && RAW.has(prop))
+        return (...args: unknown[]) => inTransaction((c) => (c[prop as "$executeRawUnsafe"] as (...a: unknown[]) => Promise<unknown>)(...args))();
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof prop !== "string" || prop.startsWith("$") || typeof value !== "object" || value === null) return value;
+      // A model delegate: its writes run in the scope's transaction.
+      return new Proxy(value, {
+        get(delegate, method) {
+          const fn = Reflect.get(delegate, method, delegate) as unknown;
+          if (typeof method !== "string" || !WRITES.has(method) || typeof fn !== "function") return fn;
+          return (...args: unknown[]) =>
+            inTransaction((c) => (c as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[prop]![method]!(...args))();
+        },
+      });
+    },
+  });
 }
 
 /** The Prisma client, created on first use so that importing this module reads no configuration. */
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {
     const client = getDb();
-    const value = Reflect.get(client, prop, client) as unknown;
-    return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
+    return Reflect.get(client, prop, client) as unknown;
   },
 });
+
+// Contention (docs/database.md): a transaction that PostgreSQL rolled back because it lost a race
+// (a deadlock, a serialization failure) is run again as a whole, here where transactions are made,
+// so no caller handles it. Attempts are bounded and spaced with full jitter; after the last one the
+// error goes up, and the API answers it 503 service_unavailable with Retry-After (lib/api/error-
+// response.ts), never 500. Nothing is answered, and no after-commit hook (the event relay's kick)
+// runs, before the attempt that commits. On success this costs one try/catch.
+
+/** Attempts of one transaction, the first included. */
+export const TRANSACTION_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 200;
+
+/** The log message of each retry (the load tests count these lines). */
+export const TRANSACTION_RETRIED = "transaction retried after a conflict";
+
+/** Transactions retried after a conflict since the process started (for tests and the load figures). */
+export const contentionStats = { retries: 0, exhausted: 0 };
+
+async function withConflictRetry<T>(attempt: () => Promise<T>, onFailedAttempt?: () => Promise<void>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (onFailedAttempt) await onFailedAttempt();
+      if (!isTransactionConflict(error)) throw error;
+      if (n >= TRANSACTION_ATTEMPTS) {
+        contentionStats.exhausted++;
+        log().warn({ err: error, attempts: n }, "transaction conflicted on every attempt");
+        throw error;
+      }
+      contentionStats.retries++;
+      log().info({ attempt: n, err: { message: error instanceof Error ? error.message.slice(-200) : String(error) } }, TRANSACTION_RETRIED);
+      // Full jitter: a uniform wait up to an exponentially growing bound, so the losers of one
+      // race do not meet again at the same moment.
+      const bound = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (n - 1));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * bound));
+    }
+  }
+}
 
 /** The transaction client as a PrismaClient whose `$transaction` joins the transaction. */
 function ambientClient(tx: Tx, state: () => Ambient): PrismaClient {
@@ -71,7 +175,7 @@ function ambientClient(tx: Tx, state: () => Ambient): PrismaClient {
         return results;
       });
     }
-    return savepoint(tx, state(), () => (arg as (c: PrismaClient) => Promise<unknown>)(state().client));
+    return savepoint(tx, state(), () => (arg as (c: PrismaClient) => Promise<unknown>)(state().client!));
   };
   return new Proxy(tx as unknown as PrismaClient, {
     get(target, prop) {
@@ -109,27 +213,100 @@ export interface TransactionOptions {
  */
 export async function runInTransaction<T>(fn: (tx: PrismaClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const open = ambient.getStore();
-  if (open) return open.client.$transaction((tx) => fn(tx as PrismaClient));
-  const state: Ambient = { client: undefined as unknown as PrismaClient, afterCommit: [], afterRollback: [], savepoints: 0 };
-  let result: T;
-  try {
-    result = await rootClient().$transaction(
-      async (tx) => {
-        state.client = ambientClient(tx, () => state);
-        return ambient.run(state, () => fn(state.client));
-      },
-      { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
-    );
-  } catch (error) {
-    for (const hook of state.afterRollback)
-      await Promise.resolve()
-        .then(hook)
-        .catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
-    throw error;
-  }
+  // Nested: a savepoint; a conflict inside it is retried with the whole outer transaction.
+  if (open) return (open.client ?? (await open.open!())).$transaction((tx) => fn(tx as PrismaClient));
+  let state = newAmbient();
+  const result = await withConflictRetry(
+    () => {
+      state = newAmbient();
+      return rootClient().$transaction(
+        async (tx) => {
+          state.client = ambientClient(tx, () => state);
+          return ambient.run(state, () => fn(state.client!));
+        },
+        { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
+      );
+    },
+    // Each rolled back attempt undoes what it queued outside the database.
+    () => runRollbackHooks(state),
+  );
   for (const hook of state.afterCommit) runSafely(hook);
   return result;
 }
+
+async function runRollbackHooks(state: Ambient): Promise<void> {
+  for (const hook of state.afterRollback)
+    await Promise.resolve()
+      .then(hook)
+      .catch((e: unknown) => console.error("[db] after-rollback step failed:", e));
+}
+
+export interface DeferredTransactionHooks<T> {
+  /** The transaction's first statements, when it opens (may throw: the work fails with it). */
+  begin: (tx: PrismaClient) => Promise<void>;
+  /** Its last statements, after `work` succeeded, before the commit. */
+  finish: (tx: PrismaClient, result: T) => Promise<void>;
+}
+
+/**
+ * Runs `work` in a deferred scope: nothing is opened up front; the first transaction, write or
+ * raw statement inside it opens one transaction (running `begin`), everything after joins it (a
+ * nested transaction is a savepoint), and it commits only when `work` has returned (running
+ * `finish` first). So the work and what `finish` records commit together, while the work's reads
+ * and outbound calls before its first change hold no connection. A failure of `work` rolls the
+ * transaction back; a conflict (see withConflictRetry) runs `work` again from the start.
+ * `opened` tells whether the transaction was opened (when not, `finish` did not run).
+ */
+export async function runWithDeferredTransaction<T>(
+  work: () => Promise<T>,
+  hooks: DeferredTransactionHooks<T>,
+  options: TransactionOptions = {},
+): Promise<{ result: T; opened: boolean }> {
+  if (ambient.getStore()) throw new Error("runWithDeferredTransaction inside a transaction");
+  let state = newAmbient();
+  const attempt = async (): Promise<{ result: T; opened: boolean }> => {
+    const current = (state = newAmbient());
+    // Settles the open transaction: its callback waits for this, then finishes or throws.
+    let settle!: (end: { result: T } | { failed: true }) => void;
+    const ended = new Promise<{ result: T } | { failed: true }>((resolve) => (settle = resolve));
+    let transaction: Promise<unknown> | undefined;
+    let opening: Promise<PrismaClient> | undefined;
+    current.open = () =>
+      (opening ??= new Promise<PrismaClient>((resolve, reject) => {
+        transaction = rootClient().$transaction(
+          async (tx) => {
+            current.client = ambientClient(tx, () => current);
+            await hooks.begin(current.client);
+            resolve(current.client);
+            const end = await ended;
+            if ("failed" in end) throw ROLLBACK;
+            await hooks.finish(current.client, end.result);
+          },
+          { timeout: options.timeout ?? 5_000, maxWait: 10_000 },
+        );
+        transaction.catch((error: unknown) => reject(error as Error));
+      }));
+    let result: T;
+    try {
+      result = await ambient.run(current, work);
+    } catch (error) {
+      settle({ failed: true });
+      await transaction?.catch(() => undefined);
+      throw error;
+    }
+    settle({ result });
+    await transaction;
+    return { result, opened: transaction !== undefined };
+  };
+  const outcome = await withConflictRetry(attempt, () => runRollbackHooks(state));
+  for (const hook of state.afterCommit) runSafely(hook);
+  return outcome;
+}
+
+/** Thrown inside a deferred transaction's callback to roll it back after its work failed. */
+const ROLLBACK = new Error("rolled back: the work failed");
+
+const newAmbient = (): Ambient => ({ client: undefined as unknown as PrismaClient, afterCommit: [], afterRollback: [], savepoints: 0 });
 
 /** Runs `hook` after the ambient transaction commits; at once when there is none. Never throws. */
 export function afterCommit(hook: () => void): void {
@@ -163,14 +340,19 @@ function runSafely(hook: () => void): void {
  * arranged.
  */
 export async function query<R>(text: string, values: unknown[] = [], options: { name?: string } = {}): Promise<R[]> {
-  if (ambient.getStore()) return getDb().$queryRawUnsafe<R[]>(text, ...values);
-  const client = rootClient();
-  const pool = globalForDb.__pool;
-  if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
-  // A `name` makes it a prepared statement on each connection (parsed and planned once there,
-  // then only bound and executed): for statements run on every request of a hot path.
-  const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
-  return result.rows;
+  // In a transaction a conflict is the transaction's to retry; alone, the statement is its own. In
+  // a deferred scope the statement (which may write) opens the scope's transaction.
+  const store = ambient.getStore();
+  if (store) return (store.client ?? (await store.open!())).$queryRawUnsafe<R[]>(text, ...values);
+  return withConflictRetry(async () => {
+    const client = rootClient();
+    const pool = globalForDb.__pool;
+    if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
+    // A `name` makes it a prepared statement on each connection (parsed and planned once there,
+    // then only bound and executed): for statements run on every request of a hot path.
+    const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
+    return result.rows;
+  });
 }
 
 /** Tests and benchmarks only: the next `db` call makes a new client (after the environment changed). */

@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   log(seeded.created ? "seeded the demo organization" : "demo organization already present");
   await startPartner(env, seeded.orgId);
 
-  const next = spawn(process.execPath, [resolve(root, "node_modules/next/dist/bin/next"), "dev", "-p", String(port)], {
+  // The application server of production (server/index.ts) in Next.js's development mode: the API
+  // goes through the same dispatcher as in production and every test tier.
+  const next = spawn(process.execPath, ["--import", "tsx", resolve(root, "server/index.ts"), "--dev", "-p", String(port)], {
     cwd: root,
     env,
     stdio: ["inherit", "pipe", "inherit"],
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
   let announced = false;
   next.stdout.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
-    if (!announced && /Ready|ready/.test(chunk.toString())) {
+    if (!announced && /^\[server\] ready$/m.test(chunk.toString())) {
       announced = true;
       log("");
       log(`Client Portals is running at ${env.APP_URL}`);

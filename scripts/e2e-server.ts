@@ -1,6 +1,7 @@
 /**
  * The server the end-to-end tests run against (Playwright's webServer, see playwright.config.ts):
- * the production build (`next start`, built beforehand by `next build`) on fresh services:
+ * the production build (the application server as `npm start` runs it, built beforehand by
+ * `npm run build`) on fresh services:
  *
  * - a database with all migrations and the demo seed: DATABASE_URL's server with its own
  *   database `client_portals_e2e_<random>` (an embedded PostgreSQL server's without DATABASE_URL);
@@ -23,7 +24,7 @@ import { fileURLToPath } from "node:url";
 
 import { startDurableServices } from "./test/durable-services.ts";
 import { startTestServices, type TestServices } from "./test/services.ts";
-import { productionServerArgs } from "./lib/production-server.ts";
+import { COMPILED_SERVER, productionServerArgs } from "./lib/production-server.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.env["E2E_PORT"] ?? 3100);
@@ -44,8 +45,8 @@ function log(line: string): void {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
-    throw new Error("no production build in .next: run `next build` first (npm test does)");
+  if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(COMPILED_SERVER)) {
+    throw new Error("no production build in .next and dist/: run `npm run build` first (npm test does)");
   }
 
   services = await startTestServices({ databaseName: profile === "durable" ? "client_portals_e2e_durable" : "client_portals_e2e", tmpPrefix: "cp-e2e-" });

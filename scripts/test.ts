@@ -6,7 +6,7 @@
  *   3. lint         eslint (Next.js rules and the import boundaries) and prettier --check
  *   4. unit         vitest --project unit
  *   5. integration  vitest --project integration (fresh database and S3, see scripts/test/)
- *   6. build        next build
+ *   6. build        npm run build (next build, and the server compiled to dist/)
  *   7. e2e          playwright test (the build from step 6 on fresh services)
  *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
  *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
@@ -99,9 +99,9 @@ const STEPS: Step[] = [
   vitest("integration", "Integration tests (vitest --project integration)", "integration"),
   {
     id: "build",
-    title: "Production build (next build)",
-    command: process.execPath,
-    args: [bin("next/dist/bin/next"), "build"],
+    title: "Production build (npm run build: next build and the compiled server)",
+    command: "npm",
+    args: ["run", "--silent", "build"],
     env: { NEXT_TELEMETRY_DISABLED: "1" },
   },
   {

@@ -22,11 +22,12 @@ import * as oauthRevoke from "../oauth/revoke/route";
 import * as oauthToken from "../oauth/token/route";
 import type { RouteTable } from "@/lib/api/dispatch";
 
-// The route handlers the production server (server/index.ts) calls itself, without Next.js's router
-// (issue 17: the router and proxy cost more per request than the whole of a refresh grant). The
-// same modules Next.js serves in `next dev` and behind `next start`: one handler per operation,
-// whichever way a request arrives. Paths are the folders' own; route-table.test.ts checks that
-// every route file under app/api/v1, the two OAuth endpoints and the job engine's endpoint are listed, and nothing else.
+// The route handlers the application server (server/index.ts, production and `npm run dev`) calls
+// itself, without Next.js's router (the router and proxy cost more per request than the whole of a
+// refresh grant). The same modules Next.js serves behind `next start`: one handler per operation,
+// whichever way a request arrives (app/api/dispatcher/route.ts registers this table from Next.js's
+// own module graph). Paths are the folders' own; route-table.test.ts checks that every route file
+// under app/api/v1, the two OAuth endpoints and the job engine's endpoint are listed, and nothing else.
 
 export const API_ROUTE_TABLE: RouteTable = {
   routes: [

@@ -1,4 +1,5 @@
 import { db, type Tx } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import type { Role } from "./viewer";
 
 // Which organizations a user belongs to, for choosing one (the organization switcher, the home
@@ -33,5 +34,5 @@ export async function listUserOrganizations(userId: string): Promise<OrgAccess[]
  * first, so two concurrent changes cannot both pass the check.
  */
 export async function lockOrganization(tx: Tx, orgId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${orgId}::uuid FOR UPDATE`;
+  await rows(sql.selectFrom("Organization").select("id").where("id", "=", orgId).forUpdate(), { tx });
 }

@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { createApiDispatcher, type RouteModule } from "./dispatch";
 
 function table(module: RouteModule) {
-  return createApiDispatcher({ routes: [{ path: "/api/v1/portals/[portalId]/tasks", module }], fallback: {} }, () => ({
-    https: true,
-    development: false,
-    connectOrigins: [],
-  }));
+  return createApiDispatcher(
+    { routes: [{ path: "/api/v1/portals/[portalId]/tasks", module }], fallback: {} },
+    {
+      readDeployment: () => ({ https: true, development: false, connectOrigins: [] }),
+    },
+  );
 }
 
 describe("createApiDispatcher", () => {

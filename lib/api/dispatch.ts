@@ -1,14 +1,16 @@
 import { deployment, type Deployment } from "@/lib/security/deployment";
-import { isPageRoute, securityHeaders } from "@/lib/security/headers";
+import { isPageRoute } from "@/lib/security/headers";
+import { applyResponseHeaders, responseHeaders } from "@/lib/security/response-headers";
 
-// The production server's own dispatch of the API (server/index.ts, issue 17). Next.js's router
-// and proxy.ts cost about 2-3 ms of CPU per request, more than a whole refresh grant of the
-// anchor (oidc-provider), so the hot, well-formed API requests skip them: a request whose path is
-// exactly one of the route table's and whose method that route exports goes straight to the same
-// route handler Next.js would call, with the same security headers proxy.ts would set. Anything
-// else (an unknown path, a trailing slash, a method the route does not export, HEAD and OPTIONS,
-// a path that is not valid percent-encoded UTF-8) returns null and goes through Next.js as
-// before: those answers (404, 405, 308, the catch-all's JSON) stay exactly Next's and proxy's.
+// The application server's own dispatch of the API (server/index.ts, in production and in
+// development). Next.js's router and proxy.ts cost about 2-3 ms of CPU per request, more than a
+// whole refresh grant of the anchor (oidc-provider), so the well-formed API requests skip them: a
+// request whose path is exactly one of the route table's and whose method that route exports goes
+// straight to the same route handler Next.js would call, with the response headers proxy.ts sets
+// (lib/security/response-headers.ts). Anything else (an unknown path, a trailing slash, a method
+// the route does not export, HEAD and OPTIONS, a path that is not valid percent-encoded UTF-8)
+// returns null and goes through Next.js: those answers (404, 405, 308, the catch-all's JSON) are
+// Next's and proxy's.
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const METHODS: ReadonlySet<string> = new Set<Method>(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -79,7 +81,7 @@ function match(routes: CompiledRoute[], rawPath: string): { route: CompiledRoute
   return null;
 }
 
-/** Where instrumentation.ts leaves the dispatcher for server/index.ts (one process, two module graphs). */
+/** Where app/api/dispatcher/route.ts leaves the dispatcher for the application server (server/app-server.ts). */
 export const API_DISPATCHER = Symbol.for("client-portals.api-dispatcher");
 
 export interface ApiDispatcher {
@@ -93,21 +95,25 @@ export interface ApiDispatcher {
   find(method: string, rawPath: string): ((req: Request) => Promise<Response>) | null;
 }
 
-export function createApiDispatcher(table: RouteTable, readDeployment: () => Deployment = deployment): ApiDispatcher {
-  const headersByRoute = new Map<CompiledRoute, Record<string, string>>();
+export interface DispatcherOptions {
+  readDeployment?: () => Deployment;
+}
+
+export function createApiDispatcher(table: RouteTable, { readDeployment = deployment }: DispatcherOptions = {}): ApiDispatcher {
+  const headersByRoute = new Map<string, Record<string, string>>();
   /**
-   * What proxy.ts sets on every response. These are data routes: their policy has no nonce and
-   * depends only on the route, so it is worked out once per route.
+   * The response headers proxy.ts sets too (lib/security/response-headers.ts). These are data
+   * routes: their policy has no nonce and depends only on the route, so it is worked out once per
+   * route.
    */
-  const withSecurityHeaders = (response: Response, route: CompiledRoute): Response => {
-    let headers = headersByRoute.get(route);
+  const withResponseHeaders = (response: Response, route: CompiledRoute): Response => {
+    let headers = headersByRoute.get(route.path);
     if (!headers) {
       if (isPageRoute(route.path)) throw new Error(`${route.path} is not a data route: it needs proxy.ts's nonce`);
-      headers = securityHeaders({ pathname: route.path, nonce: "", ...readDeployment() });
-      headersByRoute.set(route, headers);
+      headers = responseHeaders(route.path, "", readDeployment);
+      headersByRoute.set(route.path, headers);
     }
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    return response;
+    return applyResponseHeaders(response, headers);
   };
   const routes = table.routes.map(compile);
   const prefixes = [...new Set(routes.map((r) => `/${String(r.segments[0])}/`))];
@@ -119,7 +125,17 @@ export function createApiDispatcher(table: RouteTable, readDeployment: () => Dep
       const handler = found?.route.handlers[method as Method];
       if (!found || !handler) return null;
       const { route, params } = found;
-      return (req) => handler(req, { params: Promise.resolve(params) }).then((response) => withSecurityHeaders(response, route));
+      return (req) => handler(req, { params: Promise.resolve(params) }).then((response) => withResponseHeaders(response, route));
     },
   };
+}
+
+/**
+ * Makes a dispatcher of `table` the one the application server uses (server/index.ts sets
+ * CLIENT_PORTALS_SERVER; under `next dev` or `next start` there is no such server, and nothing
+ * is registered). Called again with a newer table, the newer one serves from then on.
+ */
+export function registerApiDispatcher(table: RouteTable): void {
+  if (process.env["CLIENT_PORTALS_SERVER"] !== "1") return;
+  (globalThis as Record<symbol, unknown>)[API_DISPATCHER] = createApiDispatcher(table);
 }

@@ -81,3 +81,18 @@ describe("mapError: the database unreachable", () => {
     });
   });
 });
+
+describe("mapError: a transaction that lost to concurrent changes on every attempt", () => {
+  it("is a 503 service_unavailable with a short Retry-After, not a 500, and not logged as a bug", () => {
+    const error = Object.assign(new Error("Transaction failed due to a write conflict or a deadlock"), {
+      code: "P2034",
+      meta: { driverAdapterError: { cause: { kind: "TransactionWriteConflict", originalCode: "40P01" } } },
+    });
+    expect(mapError(error)).toEqual({
+      status: 503,
+      body: { error: "service_unavailable", error_description: expect.stringContaining("concurrent changes") },
+      headers: { "Retry-After": "1" },
+      unexpected: false,
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { isDatabaseUnavailable } from "@/lib/db-unavailable";
+import { isDatabaseUnavailable, isTransactionConflict } from "@/lib/db-unavailable";
 import { isAppError } from "@/lib/errors";
 
 // The one error mapper (D3): AppError → its code and status, ZodError → 400 naming the field,
@@ -37,6 +37,8 @@ export function formatZodError(error: ZodError, root?: string): string {
 
 /** Seconds a client waits before retrying while the database is unreachable (a restart takes a few). */
 export const DATABASE_RETRY_AFTER = "5";
+/** Seconds a client waits before retrying a change that lost every attempt to concurrent changes. */
+export const CONTENTION_RETRY_AFTER = "1";
 
 const SERVER_ERROR: ErrorBody = { error: "server_error", error_description: "The server could not complete the request" };
 
@@ -55,6 +57,19 @@ export function mapError(error: unknown): MappedError {
       status: 503,
       body: { error: "service_unavailable", error_description: "The database is not reachable right now; retry after the time in Retry-After" },
       headers: { "Retry-After": DATABASE_RETRY_AFTER },
+      unexpected: false,
+    };
+  }
+  // A transaction that lost to concurrent changes on every attempt (lib/db.ts): nothing was
+  // committed, and a retry a moment later will do the work.
+  if (isTransactionConflict(error)) {
+    return {
+      status: 503,
+      body: {
+        error: "service_unavailable",
+        error_description: "The change conflicted with concurrent changes of the same data; retry after the time in Retry-After",
+      },
+      headers: { "Retry-After": CONTENTION_RETRY_AFTER },
       unexpected: false,
     };
   }

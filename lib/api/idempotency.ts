@@ -1,20 +1,36 @@
-import { createHash } from "node:crypto";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { createHash, randomUUID } from "node:crypto";
+import { db, type Tx } from "@/lib/db";
 import { AppError, conflict, invalidRequest } from "@/lib/errors";
 
-// D6: `Idempotency-Key` on POST. The key is claimed INSIDE the transaction that does the work, and
-// the outcome is stored in that same transaction (lib/api/route.ts): the record exists if and only
-// if the work committed, so a retry after any failure (a crash, a lost connection, a failed
-// commit) either replays the committed outcome or finds no record and does the work, never twice.
-// The claim is an insert into the unique (clientId, key) index: a concurrent duplicate's insert
-// waits on the first transaction's uncommitted row, then sees the stored outcome (or, if the first
-// rolled back, claims the key itself). Final responses below 500 are stored and replayed for 24
-// hours; a 5xx rolls back with everything else.
+// D6: `Idempotency-Key` on POST (docs/database.md, Idempotency). The key's record moves through two
+// states, each written in a short transaction of its own or of the change it guards:
+//
+//   claimed   inserted before the handler runs (one statement); `claimToken` names the holder
+//   done      the stored response, written in the transaction of the handler's change (opened by
+//             its first write, lib/db.ts runWithDeferredTransaction) and committed with it, or in
+//             a statement of its own when the handler changed nothing (a 4xx, a read)
+//
+// The work and `done` commit together, so a retry after any failure either replays the response or
+// finds the key claimed and not done, meaning nothing was committed. A 5xx releases the claim. A
+// claim nobody works on any more (its holder answered already, crashed, or lost its connection) is
+// taken over by replacing its token (compare and swap); the holder checks its token as the first
+// statement of its change's transaction, locking the record, so of two holders one commits and the
+// other finds the key taken and replays. No transaction is open while the handler fetches a
+// file_url or does anything else before its first change.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request to finish (then 409). */
 export const WAIT_MS = 5_000;
+/**
+ * A claimed key whose holder showed no sign of work for this long is abandoned: longer than the
+ * longest request (a one-step upload's 30 s fetch and its change, D15).
+ */
+export const CLAIM_LEASE_MS = 90_000;
 export const MAX_KEY_LENGTH = 255;
+
+/** This process, in claim tokens: it knows which of its own claims are still being worked on. */
+const PROCESS_ID = randomUUID();
+const inFlight = new Set<string>();
 
 export function readIdempotencyKey(req: Request): string | null {
   const key = req.headers.get("idempotency-key");
@@ -30,8 +46,6 @@ export function requestHash(method: string, path: string, body: string): string 
   return createHash("sha256").update(`${method}\n${path}\n`).update(body).digest("hex");
 }
 
-export type Claim = { kind: "claimed"; recordId: string } | { kind: "replay"; status: number; body: string };
-
 export interface ClaimInput {
   clientId: string;
   key: string;
@@ -40,59 +54,107 @@ export interface ClaimInput {
   requestHash: string;
 }
 
-/** The stored outcome of a committed request with this key, if any (read outside a transaction). */
-export async function findStoredOutcome(client: PrismaClient, input: ClaimInput): Promise<Claim | null> {
-  const existing = await client.idempotencyRecord.findUnique({ where: { clientId_key: { clientId: input.clientId, key: input.key } } });
-  // Expired and unfinished records are the claim's business (inside the transaction).
-  if (!existing || existing.expiresAt < new Date() || existing.completedAt === null) return null;
-  return outcomeOf(existing, input);
+export type Claim = { kind: "claimed"; recordId: string; token: string } | { kind: "replay"; status: number; body: string };
+
+interface RecordRow {
+  id: string;
+  requestHash: string;
+  statusCode: number | null;
+  responseBody: string | null;
+  completedAt: Date | null;
+  claimToken: string | null;
+  claimedAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+const stillProcessing = () => new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry later");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Claims the key for this request, or returns the stored response of the request that used it.
+ * 409 when it was used with a different request, or when another request is still working on it
+ * after WAIT_MS. The caller must `release` the claim when it is done with it.
+ */
+export async function claimIdempotencyKey(input: ClaimInput): Promise<Claim> {
+  const token = `${PROCESS_ID}.${randomUUID()}`;
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const now = new Date();
+    const fresh = { ...input, claimToken: token, claimedAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+    const [created] = await db.idempotencyRecord.createManyAndReturn({ data: [fresh], skipDuplicates: true, select: { id: true } });
+    if (created) return claimed(created.id, token);
+    const existing = await db.idempotencyRecord.findUnique({ where: { clientId_key: { clientId: input.clientId, key: input.key } } });
+    if (!existing) continue;
+    const expired = existing.expiresAt < now;
+    if (!expired && existing.requestHash !== input.requestHash) throw conflict("This Idempotency-Key was already used with a different request");
+    if (!expired && existing.completedAt !== null && existing.statusCode !== null && existing.responseBody !== null) {
+      return { kind: "replay", status: existing.statusCode, body: existing.responseBody };
+    }
+    if (expired || abandoned(existing, now)) {
+      // Take it over: only if nobody changed it since it was read.
+      const { count } = await db.idempotencyRecord.updateMany({
+        where: { id: existing.id, claimToken: existing.claimToken, completedAt: expired ? undefined : null },
+        data: { ...fresh, statusCode: null, responseBody: null, completedAt: null },
+      });
+      if (count === 1) return claimed(existing.id, token);
+      continue;
+    }
+    if (Date.now() >= deadline) throw stillProcessing();
+    await sleep(50 + Math.random() * 50);
+  }
+}
+
+function claimed(recordId: string, token: string): Claim {
+  inFlight.add(token);
+  return { kind: "claimed", recordId, token };
+}
+
+/** Nobody works on the claim: no holder, a holder of this process that is done, or one silent for the lease. */
+function abandoned(record: RecordRow, now: Date): boolean {
+  const token = record.claimToken;
+  if (token === null) return true;
+  if (token.startsWith(`${PROCESS_ID}.`) && !inFlight.has(token)) return true;
+  return (record.claimedAt ?? record.createdAt).getTime() < now.getTime() - CLAIM_LEASE_MS;
+}
+
+/** The claim was taken over by a retry: this request's work must not commit. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super("The Idempotency-Key was taken over by another request");
+  }
 }
 
 /**
- * Claims the key in the open transaction `tx`. Returns the stored outcome when a committed request
- * already used it; throws 409 when it was used with a different request, or when a concurrent
- * duplicate is still running after WAIT_MS.
+ * The first statement of the guarded change's transaction: the claim is still this request's, and
+ * its record stays locked until the commit (a takeover waits for it, then finds the key done).
  */
-export async function claimIdempotencyKey(tx: PrismaClient, input: ClaimInput): Promise<Claim> {
-  const { clientId, key } = input;
-  const now = new Date();
-  // Expired records, and unfinished ones (left by an earlier version that stored outcomes after
-  // the commit): no request is behind them any more.
-  await tx.idempotencyRecord.deleteMany({ where: { clientId, key, OR: [{ expiresAt: { lt: now } }, { completedAt: null }] } });
-  // The insert waits on a concurrent duplicate's uncommitted row; lock_timeout bounds the wait.
-  await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${WAIT_MS}ms'`);
-  let inserted: number;
-  try {
-    ({ count: inserted } = await tx.idempotencyRecord.createMany({
-      data: [{ ...input, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) }],
-      skipDuplicates: true,
-    }));
-  } catch (error) {
-    if (isLockTimeout(error)) throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry later");
-    throw error;
-  }
-  await tx.$executeRawUnsafe("SET LOCAL lock_timeout = DEFAULT");
-  const record = await tx.idempotencyRecord.findUnique({ where: { clientId_key: { clientId, key } } });
-  if (!record) throw new Error("Idempotency record vanished inside its transaction");
-  if (inserted === 1) return { kind: "claimed", recordId: record.id };
-  return outcomeOf(record, input);
+export async function holdClaim(tx: Tx, claim: { recordId: string; token: string }): Promise<void> {
+  const { count } = await tx.idempotencyRecord.updateMany({
+    where: { id: claim.recordId, claimToken: claim.token, completedAt: null },
+    data: { claimedAt: new Date() },
+  });
+  if (count !== 1) throw new ClaimLostError();
 }
 
-function outcomeOf(record: { requestHash: string; statusCode: number | null; responseBody: string | null }, input: ClaimInput): Claim {
-  if (record.requestHash !== input.requestHash) throw conflict("This Idempotency-Key was already used with a different request");
-  if (record.statusCode === null || record.responseBody === null) {
-    throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry later");
-  }
-  return { kind: "replay", status: record.statusCode, body: record.responseBody };
+/**
+ * Stores the response: in the guarded change's transaction (`tx`), or alone when the request
+ * changed nothing. False when the claim is no longer this request's.
+ */
+export async function completeClaim(tx: Tx, claim: { recordId: string; token: string }, status: number, body: string): Promise<boolean> {
+  const { count } = await tx.idempotencyRecord.updateMany({
+    where: { id: claim.recordId, claimToken: claim.token, completedAt: null },
+    data: { statusCode: status, responseBody: body, completedAt: new Date() },
+  });
+  return count === 1;
 }
 
-/** Stores the outcome in the claiming transaction: it commits with the work or not at all. */
-export async function completeIdempotencyKey(tx: PrismaClient, recordId: string, status: number, body: string): Promise<void> {
-  await tx.idempotencyRecord.update({ where: { id: recordId }, data: { statusCode: status, responseBody: body, completedAt: new Date() } });
+/** After a 5xx: the key is free again at once (the work rolled back); best effort. */
+export async function releaseClaim(claim: { recordId: string; token: string }): Promise<void> {
+  await db.idempotencyRecord.deleteMany({ where: { id: claim.recordId, claimToken: claim.token, completedAt: null } }).catch(() => undefined);
 }
 
-/** PostgreSQL 55P03 (lock_not_available), as the pg driver adapter reports it. */
-function isLockTimeout(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${JSON.stringify((error as { meta?: unknown }).meta ?? {})}` : String(error);
-  return /55P03|lock timeout/i.test(text);
+/** The request is over, whatever its end: its claim, if still unfinished, may be taken over at once. */
+export function endClaim(claim: { token: string }): void {
+  inFlight.delete(claim.token);
 }

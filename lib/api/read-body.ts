@@ -1,6 +1,11 @@
 import { AppError } from "@/lib/errors";
 
-const tooLarge = (max: number) => new AppError("payload_too_large", `The request body is larger than ${max} bytes`);
+/**
+ * Answered before the body is read to its end: the rest of it is still on the connection, where a
+ * kept-alive connection's next request would be read from, so the connection closes after this
+ * answer (RFC 9112 9.6), whichever server sends it.
+ */
+const tooLarge = (max: number) => new AppError("payload_too_large", `The request body is larger than ${max} bytes`, { Connection: "close" });
 
 /**
  * The raw body, at most `maxBytes`: a declared Content-Length above it is refused before reading,

@@ -7,8 +7,19 @@ import type { Scope } from "@/lib/oauth/scopes";
 import { findTextProblem } from "@/lib/text";
 import { admit, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
 import { formatZodError, mapError, type MappedError } from "./error-response";
-import { getDb, runInTransaction } from "@/lib/db";
-import { claimIdempotencyKey, completeIdempotencyKey, findStoredOutcome, readIdempotencyKey, requestHash, type ClaimInput } from "./idempotency";
+import { db, runWithDeferredTransaction } from "@/lib/db";
+import {
+  ClaimLostError,
+  claimIdempotencyKey,
+  completeClaim,
+  endClaim,
+  holdClaim,
+  readIdempotencyKey,
+  releaseClaim,
+  requestHash,
+  WAIT_MS,
+  type ClaimInput,
+} from "./idempotency";
 import type { ObjectSchema, Operation, Parsed, ResponseSchemas, ResultOf } from "./operation";
 import { rateLimitError, rateLimitHeaders } from "./rate-limit";
 import { parseJsonBody, readBody } from "./read-body";
@@ -19,13 +30,10 @@ import { jsonResponse, standardHeaders } from "./response";
 // (counted for every authenticated request, so its headers are on every response after that);
 // organization gate; scope; body size; path params (malformed id: 404); Idempotency-Key syntax;
 // JSON; query; body; idempotency claim (POST); the handler; response schema; error mapping.
-// A POST with an Idempotency-Key runs in one transaction with its claim and its stored outcome.
+// A POST with an Idempotency-Key stores its outcome in the transaction of its change.
 
-/**
- * Longest a POST with an Idempotency-Key may hold its transaction: a one-step `file_url` upload
- * fetches for up to 30 s inside it (D15).
- */
-const IDEMPOTENT_TRANSACTION_TIMEOUT_MS = 60_000;
+/** Longest the change of a POST with an Idempotency-Key may hold its transaction (from its first write to its response). */
+const IDEMPOTENT_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /** Production only: bodies built by exactJson are sent without a second parse (see serialize). */
 const TRUST_EXACT_BODIES = process.env.NODE_ENV === "production";
@@ -147,31 +155,57 @@ function errorOutcome(error: unknown): Outcome {
 const mappedOutcome = (mapped: MappedError): Outcome => ({ status: mapped.status, text: JSON.stringify(mapped.body), headers: mapped.headers });
 
 /**
- * D6: the claim, the handler's work and the stored outcome commit together. A stored outcome is
- * replayed without opening a transaction. The handler runs in a savepoint, so a 4xx it throws
- * undoes its own writes and is stored; a 5xx (or any failure of the transaction) rolls back the
- * claim with the work, and the retry runs again.
+ * D6 (lib/api/idempotency.ts): claim the key, run the handler in a deferred transaction that its
+ * first change opens and that stores the outcome before it commits; a 4xx rolls the change back and
+ * is stored alone; a 5xx releases the claim, so the retry runs again. A request whose claim was
+ * taken over meanwhile committed nothing and answers what the other request stored.
  */
-async function runIdempotent(claim: ClaimInput, run: () => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
-  const stored = await findStoredOutcome(getDb(), claim);
-  if (stored?.kind === "replay") return { status: stored.status, text: stored.body, headers: {}, replayed: true };
-  return runInTransaction(
-    async (tx) => {
-      const claimed = await claimIdempotencyKey(tx, claim);
-      if (claimed.kind === "replay") return { status: claimed.status, text: claimed.body, headers: {}, replayed: true };
-      let outcome: Outcome;
-      try {
-        outcome = await tx.$transaction(run);
-      } catch (error) {
-        const mapped = mapError(error);
-        if (mapped.status >= 500) throw error;
-        outcome = mappedOutcome(mapped);
+async function runIdempotent(input: ClaimInput, run: () => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
+  const claim = await claimIdempotencyKey(input);
+  if (claim.kind === "replay") return { status: claim.status, text: claim.body, headers: {}, replayed: true };
+  try {
+    let outcome: Outcome;
+    try {
+      const { result, opened } = await runWithDeferredTransaction(
+        run,
+        {
+          begin: (tx) => holdClaim(tx, claim),
+          finish: async (tx, done) => {
+            if (!(await completeClaim(tx, claim, done.status, done.text))) throw new ClaimLostError();
+          },
+        },
+        { timeout: IDEMPOTENT_TRANSACTION_TIMEOUT_MS },
+      );
+      if (opened) return { ...result, replayed: false };
+      outcome = result;
+    } catch (error) {
+      if (error instanceof ClaimLostError) return await replayOf(input);
+      const mapped = mapError(error);
+      if (mapped.status >= 500) {
+        await releaseClaim(claim);
+        throw error;
       }
-      await completeIdempotencyKey(tx, claimed.recordId, outcome.status, outcome.text);
-      return { ...outcome, replayed: false };
-    },
-    { timeout: IDEMPOTENT_TRANSACTION_TIMEOUT_MS },
-  );
+      outcome = mappedOutcome(mapped);
+    }
+    // Nothing was changed (a 4xx, or a handler without writes): the outcome is stored alone.
+    if (await completeClaim(db, claim, outcome.status, outcome.text)) return { ...outcome, replayed: false };
+    return await replayOf(input);
+  } finally {
+    endClaim(claim);
+  }
+}
+
+/** The outcome another request stored for the key (it took the claim over): waits up to WAIT_MS, then 409. */
+async function replayOf(input: ClaimInput): Promise<Outcome & { replayed: boolean }> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const record = await db.idempotencyRecord.findUnique({ where: { clientId_key: { clientId: input.clientId, key: input.key } } });
+    if (record?.completedAt && record.statusCode !== null && record.responseBody !== null) {
+      return { status: record.statusCode, text: record.responseBody, headers: {}, replayed: true };
+    }
+    if (Date.now() >= deadline) throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry later");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function parseParams<P extends ObjectSchema | undefined>(schema: P, ctx: RouteContext | undefined): Promise<Parsed<P>> {

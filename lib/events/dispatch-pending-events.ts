@@ -1,5 +1,6 @@
-import { query } from "@/lib/db";
+import type { InferResult } from "kysely";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { execute, rows, sql } from "@/lib/sql";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
 import { commandEventIds, isEventType } from "./types";
 
@@ -14,18 +15,51 @@ export type DispatchOptions = {
   send?: EventSender;
 };
 
-type PendingRow = {
-  id: string;
-  orgId: string;
-  portalId: string | null;
-  type: string;
-  data: Prisma.JsonValue;
-  occurredAt: Date;
-  createdAt: Date;
-  /** Whether the event has webhooks / a partner to go to now (the envelope's `routes`). */
-  webhooks: boolean;
-  partner: boolean;
-};
+/**
+ * Leases up to `limit` committed, undispatched events (oldest first) until `leaseUntil`, and
+ * returns them with whether each has webhooks / a partner to go to now (the envelope's `routes`).
+ */
+function claimStatement(leaseUntil: Date, limit: number, orgId: string | undefined) {
+  const pending = sql
+    .selectFrom("Event")
+    .select("id")
+    .where("dispatchedAt", "is", null)
+    .where((eb) => eb.or([eb("dispatchLeaseUntil", "is", null), eb("dispatchLeaseUntil", "<", eb.fn<Date>("now"))]))
+    .$if(orgId !== undefined, (q) => q.where("orgId", "=", orgId!))
+    .orderBy("createdAt")
+    .orderBy("id")
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return sql
+    .updateTable("Event")
+    .set({ dispatchLeaseUntil: leaseUntil })
+    .where("id", "in", pending)
+    .returning((eb) => [
+      "Event.id",
+      "Event.orgId",
+      "Event.portalId",
+      "Event.type",
+      "Event.data",
+      "Event.occurredAt",
+      "Event.createdAt",
+      eb
+        .exists(
+          eb
+            .selectFrom("Webhook as w")
+            .select("w.id")
+            .whereRef("w.orgId", "=", "Event.orgId")
+            .where("w.enabled", "=", true)
+            .where((w) => w(w.ref("Event.type"), "=", w.fn.any("w.events"))),
+        )
+        .as("webhooks"),
+      eb
+        .exists(eb.selectFrom("PartnerConnection as c").select("c.id").whereRef("c.orgId", "=", "Event.orgId").where("c.status", "=", "connected"))
+        .as("partner"),
+    ]);
+}
+
+type PendingRow = InferResult<ReturnType<typeof claimStatement>>[number];
 
 const DEFAULT_LIMIT = 100;
 const DEFAULT_SEND_TIMEOUT_MS = 15_000;
@@ -49,48 +83,29 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
   const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
   const leaseUntil = new Date(Date.now() + sendTimeoutMs + LEASE_MARGIN_MS);
 
-  // Straight through the pool (lib/db `query`), as the release below: the relay runs after every
+  // Straight through the pool (lib/sql `rows`), as the release below: the relay runs after every
   // write, and Prisma's per-statement work cost more than the statements (issue 17).
-  const values: unknown[] = [leaseUntil.toISOString(), limit];
-  if (options.orgId) values.push(options.orgId);
-  const claimed = await query<PendingRow>(
-    `UPDATE "Event" SET "dispatchLeaseUntil" = $1::timestamp(3)
-     WHERE "id" IN (
-       SELECT "id" FROM "Event"
-       WHERE "dispatchedAt" IS NULL
-         AND ("dispatchLeaseUntil" IS NULL OR "dispatchLeaseUntil" < now())
-         ${options.orgId ? `AND "orgId" = $3::uuid` : ""}
-       ORDER BY "createdAt", "id"
-       LIMIT $2::int
-       FOR UPDATE SKIP LOCKED)
-     RETURNING "id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt",
-       EXISTS (SELECT 1 FROM "Webhook" w WHERE w."orgId" = "Event"."orgId" AND w."enabled" AND "Event"."type" = ANY(w."events")) AS "webhooks",
-       EXISTS (SELECT 1 FROM "PartnerConnection" c WHERE c."orgId" = "Event"."orgId" AND c."status" = 'connected') AS "partner"`,
-    values,
-  );
+  const claimed = await rows(claimStatement(leaseUntil, limit, options.orgId));
   if (claimed.length === 0) return { sent: 0, failed: 0 };
   // RETURNING keeps no order; Inngest gets the batch oldest first.
-  const rows = claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
-  const ids = rows.map((r) => r.id);
+  const batch = claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  const ids = batch.map((r) => r.id);
 
   try {
     const send = options.send ?? eventSender();
-    await withTimeout(send(rows.map(toOutgoingEvent)), sendTimeoutMs);
+    await withTimeout(send(batch.map(toOutgoingEvent)), sendTimeoutMs);
   } catch (err) {
-    await query(
-      `UPDATE "Event" SET "dispatchAttempts" = "dispatchAttempts" + 1, "lastDispatchError" = $2, "dispatchLeaseUntil" = NULL
-       WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
-      [JSON.stringify(ids), errorText(err)],
+    await execute(
+      sql
+        .updateTable("Event")
+        .set((eb) => ({ dispatchAttempts: eb("dispatchAttempts", "+", 1), lastDispatchError: errorText(err), dispatchLeaseUntil: null }))
+        .where("id", "in", ids),
     );
-    return { sent: 0, failed: rows.length };
+    return { sent: 0, failed: batch.length };
   }
   // One statement marks the whole batch sent.
-  await query(
-    `UPDATE "Event" SET "dispatchedAt" = $2::timestamp(3), "lastDispatchError" = NULL, "dispatchLeaseUntil" = NULL
-     WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`,
-    [JSON.stringify(ids), new Date().toISOString()],
-  );
-  return { sent: rows.length, failed: 0 };
+  await execute(sql.updateTable("Event").set({ dispatchedAt: new Date(), lastDispatchError: null, dispatchLeaseUntil: null }).where("id", "in", ids));
+  return { sent: batch.length, failed: 0 };
 }
 
 /**
@@ -112,7 +127,7 @@ function toOutgoingEvent(row: PendingRow): OutgoingEvent {
   };
 }
 
-function isJsonObject(value: Prisma.JsonValue): value is Prisma.JsonObject {
+function isJsonObject(value: unknown): value is Prisma.JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

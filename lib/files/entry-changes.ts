@@ -3,9 +3,10 @@ import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
-import { Prisma, type FileEntry } from "@/lib/generated/prisma/client";
+import type { FileEntry, Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { lockPortal } from "@/lib/portals/lock-portal";
+import { rows, sql } from "@/lib/sql";
 import { filenameProblem } from "./filename";
 
 // What every change of a file or folder entry does first, in the caller's transaction.
@@ -39,15 +40,21 @@ export async function lockEntryFor(
 }
 
 /** Ids of a folder's entries at every depth (any status, deleted or not), the folder excluded. */
-export async function descendantIds(tx: Pick<Tx, "$queryRaw">, folderId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    WITH RECURSIVE tree AS (
-      SELECT id FROM "FileEntry" WHERE "parentId" = ${folderId}::uuid
-      UNION ALL
-      SELECT f.id FROM "FileEntry" f JOIN tree t ON f."parentId" = t.id
-    )
-    SELECT id::text AS id FROM tree`;
-  return rows.map((r) => r.id);
+export async function descendantIds(tx: Tx, folderId: string): Promise<string[]> {
+  const tree = await rows(
+    sql
+      .withRecursive("tree(id)", (q) =>
+        q
+          .selectFrom("FileEntry")
+          .select("id")
+          .where("parentId", "=", folderId)
+          .unionAll(q.selectFrom("FileEntry as f").innerJoin("tree as t", "f.parentId", "t.id").select("f.id")),
+      )
+      .selectFrom("tree")
+      .select("id"),
+    { tx },
+  );
+  return tree.map((r) => r.id);
 }
 
 /**
@@ -95,15 +102,7 @@ export function recordEntryAudit(
   });
 }
 
-export interface DeletedRoot {
-  id: string;
-  orgId: string;
-  portalId: string;
-  name: string;
-  isFolder: boolean;
-  size: number;
-  deletedAt: Date;
-}
+export type DeletedRoot = Awaited<ReturnType<typeof deletedRoots>>[number];
 
 /**
  * Deleted registered entries that were deleted themselves, not along with their folder (whose
@@ -111,7 +110,7 @@ export interface DeletedRoot {
  * instant. Oldest or newest first; narrowed to one portal and a deletion time range.
  */
 export async function deletedRoots(
-  tx: Pick<Tx, "$queryRaw">,
+  tx: Tx,
   {
     portal,
     since,
@@ -119,20 +118,18 @@ export async function deletedRoots(
     newestFirst = false,
     limit,
   }: { portal?: { orgId: string; portalId: string }; since?: Date; before?: Date; newestFirst?: boolean; limit: number },
-): Promise<DeletedRoot[]> {
-  const where = [
-    Prisma.sql`f.status = 'registered'`,
-    Prisma.sql`f."deletedAt" IS NOT NULL`,
-    Prisma.sql`(p.id IS NULL OR p."deletedAt" IS NULL OR p."deletedAt" <> f."deletedAt")`,
-  ];
-  if (portal) where.push(Prisma.sql`f."orgId" = ${portal.orgId}::uuid AND f."portalId" = ${portal.portalId}::uuid`);
-  if (since) where.push(Prisma.sql`f."deletedAt" >= ${since}`);
-  if (before) where.push(Prisma.sql`f."deletedAt" < ${before}`);
-  const order = newestFirst ? Prisma.sql`f."deletedAt" DESC, f.id` : Prisma.sql`f."deletedAt" ASC, f.id`;
-  return tx.$queryRaw<DeletedRoot[]>`
-    SELECT f.id::text AS id, f."orgId"::text AS "orgId", f."portalId"::text AS "portalId", f.name, f."isFolder", f.size, f."deletedAt"
-    FROM "FileEntry" f LEFT JOIN "FileEntry" p ON p.id = f."parentId"
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY ${order}
-    LIMIT ${limit}`;
+) {
+  let statement = sql
+    .selectFrom("FileEntry as f")
+    .leftJoin("FileEntry as p", "p.id", "f.parentId")
+    .select(["f.id", "f.orgId", "f.portalId", "f.name", "f.isFolder", "f.size", "f.deletedAt"])
+    .where("f.status", "=", "registered")
+    .where("f.deletedAt", "is not", null)
+    .where((eb) => eb.or([eb("p.id", "is", null), eb("p.deletedAt", "is", null), eb("p.deletedAt", "<>", eb.ref("f.deletedAt"))]))
+    .$narrowType<{ deletedAt: Date }>();
+  if (portal) statement = statement.where("f.orgId", "=", portal.orgId).where("f.portalId", "=", portal.portalId);
+  if (since) statement = statement.where("f.deletedAt", ">=", since);
+  if (before) statement = statement.where("f.deletedAt", "<", before);
+  const direction = newestFirst ? "desc" : "asc";
+  return rows(statement.orderBy("f.deletedAt", direction).orderBy("f.id").limit(limit), { tx });
 }

@@ -1,5 +1,5 @@
 import { HeadBucketCommand } from "@aws-sdk/client-s3";
-import { db } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import { env } from "@/lib/env";
 import { bucket, s3 } from "@/lib/storage/s3";
 
@@ -22,7 +22,7 @@ export interface Readiness {
 }
 
 const checks = (jobsUrl: string): Record<Dependency, (signal: AbortSignal) => Promise<unknown>> => ({
-  database: () => db.$queryRaw`SELECT 1`,
+  database: () => rows(sql.selectNoFrom((eb) => eb.lit(1).as("ok"))),
   storage: (signal) => s3().send(new HeadBucketCommand({ Bucket: bucket() }), { abortSignal: signal }),
   // Any HTTP answer means the engine is there; only no answer (refused, timed out) fails.
   jobs: (signal) => fetch(jobsUrl, { signal, redirect: "manual" }).then((r) => r.body?.cancel()),

@@ -2,9 +2,10 @@ import "server-only";
 import { createPrivateKey, createPublicKey, type JsonWebKey as NodeJsonWebKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK } from "jose";
 import { decrypt, encrypt } from "@/lib/crypto";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { execute, sql } from "@/lib/sql";
 
 // Access tokens are signed with an asymmetric key (D23). The key comes from OAUTH_SIGNING_KEY or
 // is generated on first use and stored encrypted. Rotation keeps the old key in the JWKS as
@@ -72,7 +73,7 @@ async function loadActiveSigningKey(): Promise<ActiveKey> {
   const configured = env().OAUTH_SIGNING_KEY?.replace(/\\n/g, "\n");
   const row = await db.$transaction(async (tx) => {
     // One process creates the key; the others wait for it here and read it.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    await lockSigningKeys(tx);
     if (configured) {
       const { kid } = await publicJwkOf(configured);
       const current = await tx.signingKey.findUnique({ where: { id: kid } });
@@ -94,7 +95,7 @@ async function loadActiveSigningKey(): Promise<ActiveKey> {
 export async function rotateSigningKey(): Promise<string> {
   const pem = await newPrivatePem();
   const kid = await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    await lockSigningKeys(tx);
     return storeKey(tx, pem);
   });
   activeCache = undefined;
@@ -156,4 +157,15 @@ export function resetSigningKeyCache(): void {
   keysLoading = undefined;
   verifyCache = undefined;
   importedPublicKeys.clear();
+}
+
+/** The advisory lock key of the signing key set. */
+const SIGNING_KEYS_LOCK = 727001;
+
+/** Serialises the changes of the signing key set (a transaction-scoped advisory lock). */
+async function lockSigningKeys(tx: Tx): Promise<void> {
+  await execute(
+    sql.selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.lit(SIGNING_KEYS_LOCK)]).as("locked")),
+    { tx },
+  );
 }

@@ -4,7 +4,8 @@ import { Writable } from "node:stream";
 import { portalWhere, requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { db, query, type Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import { queueEmail } from "@/lib/email/send-email";
 import { partnerPushedEmail } from "@/lib/email/templates/partner-pushed";
 import { invalidRequest, notFound } from "@/lib/errors";
@@ -112,10 +113,15 @@ export async function mayPlanPartnerPush({
   eventId: string;
 }): Promise<{ skipped: string } | null> {
   if (!portalId) return { skipped: "no portal" };
-  const [row] = await query<{ any: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM "PartnerConnection" WHERE "orgId" = $1::uuid AND "status" = 'connected')
-         OR EXISTS (SELECT 1 FROM "PartnerPush" WHERE "portalId" = $2::uuid AND "eventId" = $3::uuid) AS "any"`,
-    [orgId, portalId, eventId],
+  const [row] = await rows(
+    sql.selectNoFrom((eb) =>
+      eb
+        .or([
+          eb.exists(eb.selectFrom("PartnerConnection").select("id").where("orgId", "=", orgId).where("status", "=", "connected")),
+          eb.exists(eb.selectFrom("PartnerPush").select("id").where("portalId", "=", portalId).where("eventId", "=", eventId)),
+        ])
+        .as("any"),
+    ),
   );
   return row?.any === true ? null : { skipped: "the partner integration is not connected" };
 }
@@ -304,7 +310,7 @@ export async function resendPartnerPush({ viewer, portalId, fileId }: { viewer: 
   if (!file) throw notFound("File");
   return withChange(async (tx) => {
     // The file's row lock serialises two Resends: the second finds the new pending push.
-    await tx.$queryRaw`SELECT 1 FROM "FileEntry" WHERE "id" = ${fileId}::uuid FOR UPDATE`;
+    await rows(sql.selectFrom("FileEntry").select("id").where("id", "=", fileId).forUpdate(), { tx });
     const latest = await tx.partnerPush.findFirst({ where: { fileId, portalId }, orderBy: [{ createdAt: "desc" }, { generation: "desc" }] });
     if (!latest || latest.status !== "failed") throw invalidRequest("Only a file whose push to the partner failed can be resent");
     const next = await tx.partnerPush.create({

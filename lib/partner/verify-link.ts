@@ -6,6 +6,7 @@ import { notFound } from "@/lib/errors";
 import type { PartnerLinkStatus } from "@/lib/generated/prisma/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
+import { lockPortalRow } from "@/lib/portals/lock-portal";
 import { partnerLinkResponse } from "@/lib/portals/to-response";
 import type { PortalResponse } from "@/lib/portals/schemas";
 import { isPartnerError } from "./connector";
@@ -55,6 +56,9 @@ export async function verifyPartnerLink({ orgId, portalId, customerId }: { orgId
   }
 
   const written = await db.$transaction(async (tx) => {
+    // Portal first (the lock order, lib/portals/lock-portal.ts), as the request that saves or
+    // clears the partner id locks it before the link.
+    if (!(await lockPortalRow(tx, { orgId, portalId }))) return false;
     const { count } = await tx.partnerLink.updateMany({
       where: { id: link.id, customerId, status: { not: "unlinked" } },
       data: { ...fields, verifiedAt: new Date() },
@@ -89,6 +93,7 @@ async function startReverification(
 ): Promise<boolean> {
   const cutoff = new Date(Date.now() - STALE_AFTER_MS);
   return withChange(async (tx) => {
+    if (!(await lockPortalRow(tx, { orgId: link.orgId, portalId: link.portalId }))) return false;
     const { count } = await tx.partnerLink.updateMany({
       where: { id: link.id, status: "linked", OR: [{ verifiedAt: null }, { verifiedAt: { lt: cutoff } }] },
       data: { status: "verifying", error: null },

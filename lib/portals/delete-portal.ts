@@ -36,7 +36,7 @@ export async function deletePortal({
   await deleteObjects(keys);
   return db.$transaction(
     async (tx) => {
-      await lockPortal(tx, { orgId, portalId });
+      await lockPortal(tx, { orgId, portalId, forDelete: true });
       // An upload that started meanwhile: its object goes too before its row does.
       const known = new Set(keys);
       const late = (await keysOf(orgId, portalId)).filter((k) => !known.has(k));

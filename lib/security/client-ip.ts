@@ -1,8 +1,8 @@
-// The address a web request came from. The production server (server/index.ts) sets
+// The address a web request came from. The application server (server/app-server.ts) sets
 // `x-client-ip` on every request it hands to Next.js, from the socket or, behind
 // TRUSTED_PROXY_HOPS proxies, from the X-Forwarded-For entry the nearest trusted proxy added;
-// whatever a client sent in that header is replaced. `next dev` has no such server: there the
-// first X-Forwarded-For entry (Next.js sets it from the socket when absent) is used.
+// whatever a client sent in that header is replaced (`npm run dev` runs the same server). Served
+// any other way (plain `next start`), the first X-Forwarded-For entry is used.
 
 export const CLIENT_IP_HEADER = "x-client-ip";
 

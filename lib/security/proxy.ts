@@ -1,8 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { deployment } from "./deployment";
-import { newNonce, securityHeaders } from "./headers";
+import { newNonce } from "./headers";
+import { applyResponseHeaders, responseHeaders } from "./response-headers";
 
-// What proxy.ts does for every request: the security headers on the response, and the CSP (with
+// What proxy.ts does for every request: the response headers (response-headers.ts, which the API
+// dispatcher sends too), and the CSP (with
 // its fresh nonce) on the request, where Next.js reads the nonce for its scripts.
 
 export interface Forward {
@@ -16,13 +17,12 @@ export interface Forward {
 
 export async function withSecurityHeaders(req: NextRequest, route: (forward: Forward) => Response | Promise<Response>): Promise<Response> {
   const nonce = newNonce();
-  const headers = securityHeaders({ pathname: req.nextUrl.pathname, nonce, ...deployment() });
+  const headers = responseHeaders(req.nextUrl.pathname, nonce);
   const requestHeaders = (from: Headers = req.headers): Headers => {
     const copy = new Headers(from);
     copy.set("Content-Security-Policy", headers["Content-Security-Policy"] ?? "");
     return copy;
   };
   const response = await route({ nonce, next: () => NextResponse.next({ request: { headers: requestHeaders() } }), requestHeaders });
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  return response;
+  return applyResponseHeaders(response, headers);
 }

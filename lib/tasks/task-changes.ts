@@ -5,15 +5,22 @@ import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { isUuid } from "@/lib/ids";
+import { rows, sql } from "@/lib/sql";
 
 // What every task change does besides the row itself, in the caller's transaction.
 
 export const actorUserId = (actor: Actor): string | null => (actor.type === "user" ? actor.userId : null);
 
-/** The task row, locked until the transaction ends, so changes of one task run one after another. */
+/**
+ * The task row, locked until the transaction ends, so changes of one task run one after another.
+ * Its portal's row is locked first (the lock order, lib/portals/lock-portal.ts): a task change
+ * touches the portal's activity, and an upload completing a task holds the portal before the task.
+ */
 export async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskId: string }) {
   if (!isUuid(taskId)) throw notFound("Task");
-  await tx.$queryRaw`SELECT "id" FROM "Task" WHERE "id" = ${taskId}::uuid AND "orgId" = ${orgId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+  const portalOfTask = sql.selectFrom("Task").select("portalId").where("id", "=", taskId).where("orgId", "=", orgId);
+  await rows(sql.selectFrom("Portal").select("id").where("id", "=", portalOfTask).where("orgId", "=", orgId).forNoKeyUpdate(), { tx });
+  await rows(sql.selectFrom("Task").select("id").where("id", "=", taskId).where("orgId", "=", orgId).where("deletedAt", "is", null).forUpdate(), { tx });
   const task = await tx.task.findFirst({ where: { id: taskId, orgId, deletedAt: null } });
   if (!task) throw notFound("Task");
   return task;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 
 import { decrypt } from "@/lib/crypto";
-import { query } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OutboundPolicy } from "@/lib/outbound";
+import { rows, sql } from "@/lib/sql";
 import { finishDelivery } from "./finish-delivery";
 import { buildPayload, TEST_EVENT } from "./payload";
 import { sendWebhookRequest, type WebhookResponse } from "./send";
@@ -30,56 +30,62 @@ export interface AttemptOptions {
   outboundPolicy?: OutboundPolicy;
 }
 
-/** What one attempt needs, read in one statement (see loadAttempt). */
-interface AttemptRow {
-  status: "pending" | "succeeded" | "failed";
-  eventType: string;
-  createdAt: Date;
-  webhookId: string;
-  orgId: string;
-  url: string;
-  enabled: boolean;
-  secretEncrypted: string;
-  /** The rotated-out secret, only while its grace period lasts at the attempt's time. */
-  previousSecretEncrypted: string | null;
-  eventId: string | null;
-  portalId: string | null;
-  data: Prisma.JsonValue;
-  occurredAt: Date | null;
-  /** The attempt of this number, when a previous run of the step already logged it. */
-  loggedSuccess: boolean | null;
-  loggedStatusCode: number | null;
-  loggedError: string | null;
-  /** The event's portal as it is now (D21), when it exists in the webhook's organization. */
-  portalName: string | null;
-  /** [system, value] pairs in creation order; null without a portal. */
-  externalIds: [string, string][] | null;
-}
-
 /**
  * The delivery with its webhook, its event, this attempt's log row if any, and the event's portal
- * with its external ids: one statement (issue 17) instead of two Prisma reads of four queries.
- * One snapshot: the portal's name is read as it is at the attempt, as before.
+ * with its external ids, in one statement: one snapshot, the portal's name as it is at the attempt.
  */
-async function loadAttempt(deliveryId: string, number: number, at: Date): Promise<AttemptRow | undefined> {
-  const [row] = await query<AttemptRow>(
-    `SELECT d."status", d."eventType", d."createdAt",
-            w."id" AS "webhookId", w."orgId", w."url", w."enabled", w."secretEncrypted",
-            CASE WHEN w."previousSecretExpiresAt" > $3::timestamp THEN w."previousSecretEncrypted" END AS "previousSecretEncrypted",
-            e."id" AS "eventId", e."portalId", e."data", e."occurredAt",
-            a."success" AS "loggedSuccess", a."statusCode" AS "loggedStatusCode", a."error" AS "loggedError",
-            p."name" AS "portalName",
-            CASE WHEN p."id" IS NOT NULL THEN (
-              SELECT coalesce(json_agg(json_build_array(x."system", x."value") ORDER BY x."createdAt", x."id"), '[]'::json)
-              FROM "ExternalSystemId" x WHERE x."portalId" = p."id"
-            ) END AS "externalIds"
-     FROM "WebhookDelivery" d
-     JOIN "Webhook" w ON w."id" = d."webhookId"
-     LEFT JOIN "Event" e ON e."id" = d."eventId"
-     LEFT JOIN "WebhookAttempt" a ON a."deliveryId" = d."id" AND a."number" = $2::int
-     LEFT JOIN "Portal" p ON p."id" = e."portalId" AND p."orgId" = w."orgId"
-     WHERE d."id" = $1::uuid`,
-    [deliveryId, number, at.toISOString()],
+async function loadAttempt(deliveryId: string, number: number, at: Date) {
+  const [row] = await rows(
+    sql
+      .selectFrom("WebhookDelivery as d")
+      .innerJoin("Webhook as w", "w.id", "d.webhookId")
+      .leftJoin("Event as e", "e.id", "d.eventId")
+      .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").on("a.number", "=", number))
+      .leftJoin("Portal as p", (j) => j.onRef("p.id", "=", "e.portalId").onRef("p.orgId", "=", "w.orgId"))
+      .select((eb) => [
+        "d.status",
+        "d.eventType",
+        "d.createdAt",
+        "w.id as webhookId",
+        "w.orgId",
+        "w.url",
+        "w.enabled",
+        "w.secretEncrypted",
+        // The rotated-out secret, only while its grace period lasts at the attempt's time.
+        eb.case().when("w.previousSecretExpiresAt", ">", at).then(eb.ref("w.previousSecretEncrypted")).else(null).end().as("previousSecretEncrypted"),
+        "e.id as eventId",
+        "e.portalId",
+        // A json column holds JSON: what the pg driver parses it to.
+        eb.ref("e.data").$castTo<Prisma.JsonValue>().as("data"),
+        "e.occurredAt",
+        "a.success as loggedSuccess",
+        "a.statusCode as loggedStatusCode",
+        "a.error as loggedError",
+        "p.name as portalName",
+        // [system, value] pairs in creation order; null without a portal.
+        eb
+          .case()
+          .when("p.id", "is not", null)
+          .then(
+            eb
+              .selectFrom("ExternalSystemId as x")
+              .select((x) =>
+                x.fn
+                  .coalesce(
+                    x.fn
+                      .agg<[string, string][]>("json_agg", [x.fn("json_build_array", ["x.system", "x.value"])])
+                      .orderBy("x.createdAt")
+                      .orderBy("x.id"),
+                    x.cast<[string, string][]>(x.val("[]"), "json"),
+                  )
+                  .as("pairs"),
+              )
+              .whereRef("x.portalId", "=", "p.id"),
+          )
+          .end()
+          .as("externalIds"),
+      ])
+      .where("d.id", "=", deliveryId),
   );
   return row;
 }
@@ -106,42 +112,45 @@ async function loadAttempt(deliveryId: string, number: number, at: Date): Promis
  */
 async function logAttempt(deliveryId: string, number: number, response: WebhookResponse, end: { finish: boolean; count: boolean }): Promise<boolean> {
   const { startedAt, durationMs, success, statusCode, error, responseBody } = response;
-  // The counter column comes from this fixed pair, never from input.
-  const counter = success ? `"successCount"` : `"failureCount"`;
+  const now = new Date();
+  const counter = success ? "successCount" : "failureCount";
   try {
-    await query(
-      `WITH logged AS (
-         INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "success", "error", "responseBody")
-         VALUES ($1::uuid, $2::uuid, $3::int, $4::timestamp, $5::int, $6::int, $7::boolean, $8::text, $9::text)
-         RETURNING "id"
-       ), done AS (
-         UPDATE "WebhookDelivery"
-         SET "status" = $10::"DeliveryStatus", "completedAt" = $11::timestamp, "attemptCount" = GREATEST("attemptCount", $3::int)
-         WHERE "id" = $2::uuid AND $12::boolean AND "status" = 'pending'
-         RETURNING "webhookId"
-       ), numbered AS (
-         UPDATE "WebhookDelivery" SET "attemptCount" = $3::int
-         WHERE "id" = $2::uuid AND "attemptCount" < $3::int AND NOT EXISTS (SELECT 1 FROM done)
-       ), counted AS (
-         UPDATE "Webhook" SET ${counter} = ${counter} + 1, "updatedAt" = $11::timestamp
-         WHERE "id" = (SELECT "webhookId" FROM done) AND $13::boolean
-       )
-       SELECT count(*)::int AS "logged" FROM logged`,
-      [
-        randomUUID(),
-        deliveryId,
-        number,
-        startedAt.toISOString(),
-        durationMs,
-        statusCode,
-        success,
-        error,
-        responseBody,
-        success ? "succeeded" : "failed",
-        new Date().toISOString(),
-        end.finish,
-        end.count,
-      ],
+    await rows(
+      sql
+        .with("logged", (q) =>
+          q
+            .insertInto("WebhookAttempt")
+            .values({ id: randomUUID(), deliveryId, number, startedAt, durationMs, statusCode, success, error, responseBody })
+            .returning("id"),
+        )
+        .with("done", (q) =>
+          q
+            .updateTable("WebhookDelivery")
+            .set((eb) => ({ status: success ? "succeeded" : "failed", completedAt: now, attemptCount: eb.fn("greatest", ["attemptCount", eb.val(number)]) }))
+            .where("id", "=", deliveryId)
+            .where((eb) => eb(eb.val(end.finish), "=", true))
+            .where("status", "=", "pending")
+            .returning("webhookId"),
+        )
+        .with("numbered", (q) =>
+          q
+            .updateTable("WebhookDelivery")
+            .set({ attemptCount: number })
+            .where("id", "=", deliveryId)
+            .where("attemptCount", "<", number)
+            .where((eb) => eb.not(eb.exists(eb.selectFrom("done").select("webhookId"))))
+            .returning("id"),
+        )
+        .with("counted", (q) =>
+          q
+            .updateTable("Webhook")
+            .set((eb) => ({ [counter]: eb(counter, "+", 1), updatedAt: now }))
+            .where("id", "=", (eb) => eb.selectFrom("done").select("webhookId"))
+            .where((eb) => eb(eb.val(end.count), "=", true))
+            .returning("id"),
+        )
+        .selectFrom("logged")
+        .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("logged")),
     );
   } catch (e) {
     if (isForeignKeyViolation(e)) return false;

@@ -12,6 +12,7 @@ import { parseWebhookInput } from "./parse-input";
 import { createWebhookBody } from "./schemas";
 import { newWebhookSecret } from "./secret";
 import { normalizeEvents, toWebhook } from "./to-webhook";
+import { lockOrganization } from "@/lib/access/organizations";
 
 export interface CreateWebhookOptions {
   viewer: Viewer;
@@ -32,7 +33,7 @@ export async function createWebhook({ viewer, outboundPolicy, ...input }: Create
   const row = await db.$transaction(async (tx) => {
     await requireApiAccess(tx, orgId);
     // The organization's row lock serialises creations, so two at once cannot make a 26th.
-    await tx.$queryRaw`SELECT 1 FROM "Organization" WHERE "id" = ${orgId}::uuid FOR UPDATE`;
+    await lockOrganization(tx, orgId);
     if ((await tx.webhook.count({ where: { orgId } })) >= MAX_WEBHOOKS_PER_ORG) {
       throw conflict(`An organization has at most ${MAX_WEBHOOKS_PER_ORG} webhooks`);
     }

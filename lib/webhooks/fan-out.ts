@@ -1,4 +1,5 @@
-import { db, query } from "@/lib/db";
+import { db } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import { subscribableEventTypes } from "@/lib/events/types";
 
 export interface CreatedDelivery {
@@ -44,14 +45,23 @@ export async function createDeliveriesForEvent({ orgId, eventId }: { orgId: stri
  * the step would find something.
  */
 export async function mayHaveDeliveries({ orgId, eventId, type }: { orgId: string; eventId: string; type: string }): Promise<boolean> {
-  const [row] = await query<{ any: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM "Webhook" w
-       WHERE w."orgId" = $1::uuid
-         AND ((w."enabled" AND $3 = ANY(w."events"))
-           OR EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."webhookId" = w."id" AND d."eventId" = $2::uuid))
-     ) AS "any"`,
-    [orgId, eventId, type],
+  const [row] = await rows(
+    sql.selectNoFrom((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("Webhook as w")
+            .select("w.id")
+            .where("w.orgId", "=", orgId)
+            .where((w) =>
+              w.or([
+                w.and([w("w.enabled", "=", true), w(w.val(type), "=", w.fn.any("w.events"))]),
+                w.exists(w.selectFrom("WebhookDelivery as d").select("d.id").whereRef("d.webhookId", "=", "w.id").where("d.eventId", "=", eventId)),
+              ]),
+            ),
+        )
+        .as("any"),
+    ),
   );
   return row?.any === true;
 }

@@ -1,5 +1,4 @@
-import { db } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { rows, sql } from "@/lib/sql";
 
 /**
  * Ends a delivery. Only a pending delivery changes, so the webhook's counter moves exactly once
@@ -21,16 +20,22 @@ export async function finishDelivery({
   // One statement (issue 17): the webhook's row, which every delivery of the webhook updates, is
   // locked only for the statement, not across round trips of a transaction.
   const now = new Date().toISOString();
-  const counter = status === "succeeded" ? Prisma.raw('"successCount"') : Prisma.raw('"failureCount"');
-  const [row] = await db.$queryRaw<{ changed: number }[]>`
-    WITH done AS (
-      UPDATE "WebhookDelivery" SET "status" = ${status}::"DeliveryStatus", "completedAt" = ${now}::timestamp
-      WHERE "id" = ${deliveryId}::uuid AND "status" = 'pending'
-      RETURNING "id"
-    ), counted AS (
-      UPDATE "Webhook" SET ${counter} = ${counter} + 1, "updatedAt" = ${now}::timestamp
-      WHERE "id" = ${webhookId}::uuid AND ${count}::boolean AND EXISTS (SELECT 1 FROM done)
-    )
-    SELECT count(*)::int AS "changed" FROM done`;
+  const counter = status === "succeeded" ? "successCount" : "failureCount";
+  const [row] = await rows(
+    sql
+      .with("done", (q) =>
+        q.updateTable("WebhookDelivery").set({ status, completedAt: now }).where("id", "=", deliveryId).where("status", "=", "pending").returning("id"),
+      )
+      .with("counted", (q) =>
+        q
+          .updateTable("Webhook")
+          .set((eb) => ({ [counter]: eb(counter, "+", 1), updatedAt: now }))
+          .where("id", "=", webhookId)
+          .where((eb) => eb.and([eb(eb.val(count), "=", true), eb.exists(eb.selectFrom("done").select("id"))]))
+          .returning("id"),
+      )
+      .selectFrom("done")
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("changed")),
+  );
   return row?.changed === 1;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 import { startDurableServices } from "../test/durable-services.ts";
 import { startBenchServices } from "./services.ts";
-import { productionServerArgs } from "../lib/production-server.ts";
+import { COMPILED_SERVER, productionServerArgs } from "../lib/production-server.ts";
 
 // The production build (`next build` beforehand) started for the API benchmarks, on fresh
 // services, with the framework-floor route on (BENCH_FLOOR=1, app/api/bench-floor/route.ts) and
@@ -102,7 +102,8 @@ export interface BenchApp {
 
 /** Fresh services, `seed` run against them in this process, then `next start` of the build. */
 export async function startBenchApp(options: { databaseName: string; seed: () => Promise<void>; env?: Record<string, string> }): Promise<BenchApp> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("no production build in .next: run `npx next build` first");
+  if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(COMPILED_SERVER))
+    throw new Error("no production build in .next and dist/: run `npm run build` first");
   const port = benchPort();
   const url = `http://127.0.0.1:${port}`;
   // The seed issues tokens in this process: their issuer and audience are the server's URL.

@@ -243,7 +243,8 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
   try {
     await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
   } catch (error) {
-    if (pgErrorCode(error) !== "42P04") throw error; // 42P04 = someone else just created it
+    // 42P04 = someone else created it; 23505 = someone else is creating it at this moment.
+    if (pgErrorCode(error) !== "42P04" && pgErrorCode(error) !== "23505") throw error;
   } finally {
     await admin.end();
   }
@@ -267,6 +268,23 @@ export function quoteIdentifier(name: string): string {
 export async function applyMigrations(databaseUrl: string, options: EngineOptions & { migrationsDir?: string } = {}): Promise<{ applied: string[] }> {
   const migrationsList = await loadMigrationList(options.migrationsDir ?? MIGRATIONS_DIR);
   await ensureDatabaseExists(databaseUrl);
+  // Instances starting at once (each runs this before serving): one applies, the others wait on
+  // this session lock and then find nothing pending. The engine's own lock gives up after 10 s.
+  const lock = new pg.Client({ connectionString: databaseUrl });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    return await applyMigrationsLocked(databaseUrl, migrationsList, options);
+  } finally {
+    // Ending the session releases the lock.
+    await lock.end().catch(() => undefined);
+  }
+}
+
+/** Any fixed number other than the engine's own lock key (72707369). */
+const MIGRATION_LOCK_KEY = 7_259_132;
+
+async function applyMigrationsLocked(databaseUrl: string, migrationsList: MigrationList, options: EngineOptions): Promise<{ applied: string[] }> {
   // Our own pool, so we can end it: the adapter leaves an external pool open, and an open pool
   // would keep a CLI process alive after it's done.
   const pool = new pg.Pool({ connectionString: databaseUrl });

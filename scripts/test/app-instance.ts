@@ -1,6 +1,6 @@
 /**
  * One app instance for the scale-out integration test (lib/api/two-instances.int.test.ts): the
- * production route handlers of the API and of the Inngest endpoint, and the event relay started
+ * production route handlers of the API (every route of app/api/route-table.ts) and of the Inngest endpoint, and the event relay started
  * as instrumentation.ts starts it in `next start`, behind a plain node:http server on PORT.
  * Next.js's router and proxy.ts are left out (they hold no state); what an instance shares with
  * another (the database, Inngest) and what it holds in memory are the production code's own.
@@ -14,20 +14,16 @@ import { NextRequest } from "next/server";
 
 import { register } from "../../instrumentation.ts";
 
-type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler>>;
-
-const routes: Array<[RegExp, () => Promise<RouteModule>]> = [
-  [/^\/api\/v1\/me$/, () => import("../../app/api/v1/me/route.ts") as Promise<RouteModule>],
-  [/^\/api\/v1\/portals$/, () => import("../../app/api/v1/portals/route.ts") as Promise<RouteModule>],
-  [/^\/api\/v1\/webhooks$/, () => import("../../app/api/v1/webhooks/route.ts") as Promise<RouteModule>],
-  [/^\/api\/inngest$/, () => import("../../app/api/inngest/route.ts") as Promise<RouteModule>],
-];
+// Every API route, dispatched as the production server dispatches them (lib/api/dispatch.ts).
+const { createApiDispatcher } = await import("../../lib/api/dispatch.ts");
+const { API_ROUTE_TABLE } = await import("../../app/api/route-table.ts");
+const dispatcher = createApiDispatcher(API_ROUTE_TABLE);
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
-  const route = routes.find(([pattern]) => pattern.test(url.pathname));
-  const handler = route ? (await route[1]())[req.method as keyof RouteModule] : undefined;
+  const q = (req.url ?? "/").indexOf("?");
+  const rawPath = q === -1 ? (req.url ?? "/") : (req.url ?? "/").slice(0, q);
+  const handler = dispatcher.claims(rawPath) ? dispatcher.find(req.method ?? "GET", rawPath) : null;
   if (!handler) {
     res.writeHead(404).end();
     return;
@@ -41,7 +37,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     ...(hasBody ? { duplex: "half" } : {}),
   });
-  const response = await handler(request, { params: Promise.resolve({}) });
+  const response = await handler(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(Buffer.from(await response.arrayBuffer()));
 }

@@ -378,41 +378,28 @@ describe("Idempotency-Key (D6)", () => {
   it("409 while the first request with the key is still running, after waiting briefly", async () => {
     const ctx = await createApiContext();
     const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
-    // The first request: its transaction holds the claimed key, uncommitted, for longer than the wait.
-    let release: () => void = () => undefined;
-    const claimed = new Promise<void>((resolve) => {
-      void db
-        .$transaction(
-          async (tx) => {
-            await tx.idempotencyRecord.create({
-              data: {
-                clientId: ctx.client.id,
-                key: "busy",
-                method: "POST",
-                path: "/api/v1/things",
-                requestHash: hash,
-                expiresAt: new Date(Date.now() + 60_000),
-              },
-            });
-            resolve();
-            await new Promise<void>((done) => (release = done));
-            throw new Error("the first request fails");
-          },
-          { timeout: 30_000 },
-        )
-        .catch(() => undefined);
+    // The first request, on another instance, claimed the key a moment ago and is still working.
+    await db.idempotencyRecord.create({
+      data: {
+        clientId: ctx.client.id,
+        key: "busy",
+        method: "POST",
+        path: "/api/v1/things",
+        requestHash: hash,
+        claimToken: `${crypto.randomUUID()}.${crypto.randomUUID()}`,
+        claimedAt: new Date(),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
-    await claimed;
     const started = Date.now();
     const res = await post(ctx.token, { name: "a" }, "busy");
-    release();
     expect(res.status).toBe(409);
     expect(res.json["error_description"]).toMatch(/still being processed/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
     expect(await runs(ctx.org.id)).toBe(0);
   });
 
-  it("takes over a key whose request died (unfinished for minutes)", async () => {
+  it("takes over a key whose request died (claimed on another instance, silent for minutes)", async () => {
     const ctx = await createApiContext();
     const hash = requestHash("POST", "/api/v1/things", JSON.stringify({ name: "a" }));
     await db.idempotencyRecord.create({
@@ -422,6 +409,8 @@ describe("Idempotency-Key (D6)", () => {
         method: "POST",
         path: "/api/v1/things",
         requestHash: hash,
+        claimToken: `${crypto.randomUUID()}.${crypto.randomUUID()}`,
+        claimedAt: new Date(Date.now() - 10 * 60_000),
         createdAt: new Date(Date.now() - 10 * 60_000),
         expiresAt: new Date(Date.now() + 60_000),
       },
@@ -429,6 +418,42 @@ describe("Idempotency-Key (D6)", () => {
     const res = await post(ctx.token, { name: "a" }, "dead");
     expect(res.status).toBe(201);
     expect(await runs(ctx.org.id)).toBe(1);
+  });
+
+  it("holds no transaction while the handler works before its first change; the change and the stored response commit together", async () => {
+    const ctx = await createApiContext();
+    slowMs = 1_500;
+    const pending = post(ctx.token, { name: "a" }, "key-no-hold");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Mid-wait (where a one-step upload fetches its file_url): the key is claimed and committed,
+    // and no connection of this database sits in an open transaction.
+    const record = await db.idempotencyRecord.findFirstOrThrow({ where: { clientId: ctx.client.id, key: "key-no-hold" } });
+    expect([record.completedAt, typeof record.claimToken]).toEqual([null, "string"]);
+    const open = await db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+    expect(open[0]?.n).toBe(0);
+    const res = await pending;
+    expect(res.status).toBe(201);
+    const done = await db.idempotencyRecord.findFirstOrThrow({ where: { clientId: ctx.client.id, key: "key-no-hold" } });
+    expect([done.statusCode, done.responseBody]).toEqual([201, res.text]);
+    expect(await runs(ctx.org.id)).toBe(1);
+  });
+
+  it("a request whose claim was taken over meanwhile commits nothing and answers the other request's response", async () => {
+    const ctx = await createApiContext();
+    slowMs = 800;
+    const pending = post(ctx.token, { name: "a" }, "key-taken");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A retry elsewhere took the claim over and finished first.
+    const stored = JSON.stringify({ id: crypto.randomUUID(), name: "a", tags: [] });
+    await db.idempotencyRecord.update({
+      where: { clientId_key: { clientId: ctx.client.id, key: "key-taken" } },
+      data: { claimToken: "elsewhere.1", statusCode: 201, responseBody: stored, completedAt: new Date() },
+    });
+    const res = await pending;
+    expect([res.status, res.text, res.headers.get("idempotent-replayed")]).toEqual([201, stored, "true"]);
+    // Its own write rolled back with its change's transaction.
+    expect(await runs(ctx.org.id)).toBe(0);
   });
 
   it("runs concurrent duplicates once: the second waits and gets the same response", async () => {

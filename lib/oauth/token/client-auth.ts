@@ -1,12 +1,14 @@
 import { safeEqual, sha256Hex } from "@/lib/crypto";
-import { query } from "@/lib/db";
+import { rows, sql } from "@/lib/sql";
 import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
 import type { OAuthParams } from "@/lib/oauth/token/read-params";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
 import { textProblem } from "@/lib/text";
 
 // Client authentication (RFC 6749 2.3.1): HTTP Basic or client_id + client_secret in the body,
-// never both. Every client is confidential (spec 5.6), so a secret is always required.
+// never both. Clients made under API settings are confidential (spec 5.6): a secret is always
+// required of them. Clients registered dynamically (MCP, docs/mcp.md) are public: client_id alone,
+// their codes bound by PKCE.
 
 export interface AuthenticatedClient {
   /** OAuthClient.id */
@@ -72,9 +74,8 @@ export function clientCredentials(params: OAuthParams, authorization: string | n
  * when the client_id is not a public client's.
  */
 async function authenticatePublicClient(clientId: string): Promise<AuthenticatedClient | null> {
-  const [client] = await query<{ id: string; clientId: string; orgId: string | null; allowedScopes: string[] }>(
-    `SELECT "id", "clientId", "orgId", "allowedScopes" FROM "OAuthClient" WHERE "clientId" = $1 AND "isPublic"`,
-    [clientId],
+  const [client] = await rows(
+    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes"]).where("clientId", "=", clientId).where("isPublic", "=", true),
   );
   if (!client) return null;
   if (!client.orgId) throw invalidClient();
@@ -89,10 +90,10 @@ export async function authenticateClient(params: OAuthParams, authorization: str
   if (publicClient) return publicClient;
   const { clientId, clientSecret } = clientCredentials(params, authorization);
   // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
-  const [client] = await query<{ id: string; clientId: string; orgId: string; allowedScopes: string[]; secretHash: string }>(
-    `SELECT "id", "clientId", "orgId", "allowedScopes", "secretHash" FROM "OAuthClient" WHERE "clientId" = $1 AND "orgId" IS NOT NULL`,
-    [clientId],
+  const [client] = await rows(
+    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes", "secretHash"]).where("clientId", "=", clientId).where("orgId", "is not", null),
   );
-  if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client) throw invalidClient();
+  // A registered client nobody approved yet has no organization (and no secret): never found here.
+  if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client?.orgId) throw invalidClient();
   return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope) };
 }

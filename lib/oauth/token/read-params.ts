@@ -32,7 +32,10 @@ async function readCapped(request: Request): Promise<string> {
     size += next.value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel();
-      throw oauthInvalidRequest("The request body is too large");
+      const error = oauthInvalidRequest("The request body is too large");
+      // The rest of the body is still on the connection: close it after this answer (RFC 9112 9.6).
+      error.headers["Connection"] = "close";
+      throw error;
     }
     chunks.push(next.value);
   }
