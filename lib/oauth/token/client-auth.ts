@@ -91,7 +91,11 @@ export async function authenticateClient(params: OAuthParams, authorization: str
   const { clientId, clientSecret } = clientCredentials(params, authorization);
   // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
   const [client] = await rows(
-    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes", "secretHash"]).where("clientId", "=", clientId).where("orgId", "is not", null),
+    sql
+      .selectFrom("OAuthClient")
+      .select(["id", "clientId", "orgId", "allowedScopes", "secretHash"])
+      .where("clientId", "=", clientId)
+      .where("orgId", "is not", null),
   );
   // A registered client nobody approved yet has no organization (and no secret): never found here.
   if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client?.orgId) throw invalidClient();
