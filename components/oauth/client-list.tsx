@@ -9,6 +9,8 @@ export interface ClientSummary {
   redirectUris: string[];
   allowedScopes: string[];
   secretHint: string;
+  /** Registered by an MCP client (RFC 7591): no secret, PKCE. */
+  isPublic?: boolean;
   createdAt: Date;
   secretRotatedAt: Date | null;
   publisherName: string | null;
@@ -47,7 +49,11 @@ export function ClientList({
             </dd>
             <dt className="text-slate-600">Client secret</dt>
             <dd>
-              <code data-testid="secret-hint">••••{c.secretHint}</code>
+              {c.isPublic ? (
+                <span data-testid="secret-hint">None: a public client registered by an MCP client (PKCE)</span>
+              ) : (
+                <code data-testid="secret-hint">••••{c.secretHint}</code>
+              )}
               {c.secretRotatedAt ? (
                 <span className="text-slate-500">
                   {" "}

@@ -25,10 +25,12 @@ export interface Admitted {
  * is then counted (D7). One statement for the grant, the organization gate (D8, checked on every
  * request: an organization can lose API access while its tokens are still unexpired) and the
  * counter: lib/api/rate-limit.ts. The request's scopes are the token's claim limited by what that
- * statement read: the grant's scopes and the client's allowed scopes now.
+ * statement read: the grant's scopes and the client's allowed scopes now. `audience`: the
+ * resource admitting (the REST API by default; the MCP server passes its own), so a token is
+ * accepted only where it was issued for.
  */
-export async function admit(req: Request): Promise<Admitted> {
-  const verified = await verifyAccessTokenClaims(readBearerToken(req));
+export async function admit(req: Request, audience?: string): Promise<Admitted> {
+  const verified = await verifyAccessTokenClaims(readBearerToken(req), audience);
   const admission = await admitRequest(verified);
   if (!admission) throw grantRevoked();
   const { jti: _jti, expiresAt: _expiresAt, ...claims } = verified;

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { Prisma, type MemberRole } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { apiAccessSql } from "@/lib/oauth/clients/api-access";
+import { apiResource, audienceOf } from "@/lib/oauth/resource";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
 
@@ -21,14 +22,17 @@ export interface AccessTokenSubject {
   /** The public client_id. */
   clientId: string;
   scopes: readonly Scope[];
+  /** RFC 8707: the resource the token is for (its `aud`); the REST API when absent. */
+  resource?: string | null;
 }
 
 export function tokenIssuer(): string {
   return env().API_URL;
 }
 
+/** The REST API's audience, that of every token issued without a resource indicator. */
 export function tokenAudience(): string {
-  return `${env().API_URL}/api/v1`;
+  return apiResource();
 }
 
 const base64urlJson = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -47,7 +51,7 @@ export async function issueAccessToken(subject: AccessTokenSubject): Promise<{ t
     grant_id: subject.grantId,
     iss: tokenIssuer(),
     sub: subject.userId,
-    aud: tokenAudience(),
+    aud: audienceOf(subject.resource),
     iat,
     exp: iat + ACCESS_TOKEN_TTL_SECONDS,
     jti: randomUUID(),
@@ -115,7 +119,7 @@ const EXPECTED_TYP = normalizeTyp(TYP);
  * KeyObject imported once: jose went through WebCrypto (async, per-call conversions), about
  * twice the CPU per API request (issue 17).
  */
-function verifiedPayload(token: string, header: JsonObject, key: KeyObject): { payload: JsonObject } | "invalid" | "expired" {
+function verifiedPayload(token: string, header: JsonObject, key: KeyObject, audience: string): { payload: JsonObject } | "invalid" | "expired" {
   const parts = token.split(".");
   if (parts.length !== 3 || header["alg"] !== "ES256" || header["crit"] !== undefined) return "invalid";
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
@@ -133,7 +137,6 @@ function verifiedPayload(token: string, header: JsonObject, key: KeyObject): { p
   if (typeof header["typ"] !== "string" || normalizeTyp(header["typ"]) !== EXPECTED_TYP) return "invalid";
   if (payload["iss"] !== tokenIssuer()) return "invalid";
   const aud = payload["aud"];
-  const audience = tokenAudience();
   if (!(aud === audience || (Array.isArray(aud) && aud.includes(audience)))) return "invalid";
   const now = Math.floor(Date.now() / 1000);
   const { iat, nbf, exp } = payload;
@@ -144,8 +147,11 @@ function verifiedPayload(token: string, header: JsonObject, key: KeyObject): { p
   return { payload };
 }
 
-/** Signature, type, issuer, audience, expiry and claims; no database query (the keys are cached). */
-export async function verifyAccessTokenClaims(token: string): Promise<AccessTokenClaims> {
+/**
+ * Signature, type, issuer, audience, expiry and claims; no database query (the keys are cached).
+ * `audience`: the resource asking (lib/oauth/resource.ts); a token for another one is invalid.
+ */
+export async function verifyAccessTokenClaims(token: string, audience: string = tokenAudience()): Promise<AccessTokenClaims> {
   // As jose's decodeProtectedHeader read it: a JWS (3 parts) or JWE (5 parts) header, else malformed.
   const parts = token.split(".");
   const header = parts.length === 3 || parts.length === 5 ? jsonSegment(parts[0] || undefined) : undefined;
@@ -154,7 +160,7 @@ export async function verifyAccessTokenClaims(token: string): Promise<AccessToke
   const key = typeof kid === "string" && kid !== "" ? await findPublicKey(kid) : null;
   if (!key) throw invalidToken("The access token is not signed by a known key");
 
-  const verified = verifiedPayload(token, header, key);
+  const verified = verifiedPayload(token, header, key, audience);
   if (verified === "expired") throw invalidToken("The access token has expired");
   if (verified === "invalid") throw invalidToken("The access token is invalid");
   const { payload } = verified;

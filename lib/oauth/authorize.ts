@@ -1,6 +1,8 @@
 import { db } from "@/lib/db";
 import { randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError, invalidRequest } from "@/lib/errors";
+import { approvingOrg } from "@/lib/oauth/clients/dynamic";
+import { knownResource } from "@/lib/oauth/resource";
 import { parseScopeString, type Scope } from "@/lib/oauth/scopes";
 import { isStorableText } from "@/lib/text";
 
@@ -18,14 +20,17 @@ export interface AuthorizeParams {
   state?: string | null;
   code_challenge?: string | null;
   code_challenge_method?: string | null;
+  /** RFC 8707, optional: the resource the token is for (lib/oauth/resource.ts). */
+  resource?: string | null;
 }
 
 export interface AuthorizeClient {
   id: string;
   clientId: string;
   name: string;
-  orgId: string;
-  orgName: string;
+  /** Null: a dynamically registered client no member has approved yet (lib/oauth/clients/dynamic.ts). */
+  orgId: string | null;
+  orgName: string | null;
 }
 
 export interface AuthorizeRequest {
@@ -35,6 +40,8 @@ export interface AuthorizeRequest {
   state: string | null;
   codeChallenge: string | null;
   codeChallengeMethod: "S256" | null;
+  /** The canonical resource indicator; null or absent: the REST API. */
+  resource?: string | null;
 }
 
 export type AuthorizeCheck =
@@ -53,7 +60,7 @@ export async function checkAuthorizeRequest(params: AuthorizeParams): Promise<Au
   if (!clientId) return { kind: "error_page", message: "The request has no client_id." };
   const client = await db.oAuthClient.findUnique({
     where: { clientId },
-    select: { id: true, clientId: true, name: true, orgId: true, redirectUris: true, allowedScopes: true, org: { select: { name: true } } },
+    select: { id: true, clientId: true, name: true, orgId: true, redirectUris: true, allowedScopes: true, isPublic: true, org: { select: { name: true } } },
   });
   if (!client) return { kind: "error_page", message: "This application is not registered." };
   const redirectUri = params.redirect_uri ?? "";
@@ -78,16 +85,21 @@ export async function checkAuthorizeRequest(params: AuthorizeParams): Promise<Au
     if ((method ?? "plain") !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
     if (!PKCE_CHALLENGE.test(challenge)) return fail("invalid_request", "code_challenge is malformed");
   }
+  // OAuth 2.1: a public client has no secret, so PKCE is what binds the code to it.
+  if (client.isPublic && challenge === null) return fail("invalid_request", "code_challenge is required for public clients (PKCE, S256)");
+  const resource = params.resource ? knownResource(params.resource) : null;
+  if (params.resource && !resource) return fail("invalid_target", `Unknown resource: ${params.resource}`);
 
   return {
     kind: "ok",
     request: {
-      client: { id: client.id, clientId: client.clientId, name: client.name, orgId: client.orgId, orgName: client.org.name },
+      client: { id: client.id, clientId: client.clientId, name: client.name, orgId: client.orgId, orgName: client.org?.name ?? null },
       redirectUri,
       scopes: requested.scopes,
       state,
       codeChallenge: challenge,
       codeChallengeMethod: challenge ? "S256" : null,
+      resource,
     },
   };
 }
@@ -105,15 +117,18 @@ export async function issueAuthorizationCode(input: { request: AuthorizeRequest;
   if (approvedScopes.length === 0 || approvedScopes.some((s) => !request.scopes.includes(s))) {
     throw invalidRequest("approved scopes must be a non-empty part of the requested ones");
   }
-  // Tokens act in the client's organization, so only its members and admins may approve.
-  const membership = await db.membership.findUnique({ where: { orgId_userId: { orgId: request.client.orgId, userId } }, select: { id: true } });
-  if (!membership) throw new AppError("forbidden", `Only members of ${request.client.orgName} can authorize this application`);
+  // Tokens act in the client's organization, so only its members and admins may approve; a
+  // dynamically registered client becomes a client of the first approver's organization.
+  const orgId = await approvingOrg(request.client, userId);
+  const membership = orgId ? await db.membership.findUnique({ where: { orgId_userId: { orgId, userId } }, select: { id: true } }) : null;
+  if (!orgId || !membership) throw new AppError("forbidden", `Only members of ${request.client.orgName ?? "an organization"} can authorize this application`);
   const code = randomToken(32);
   await db.oAuthAuthorizationCode.create({
     data: {
       codeHash: sha256Hex(code),
       clientId: request.client.id,
-      orgId: request.client.orgId,
+      orgId,
+      resource: request.resource ?? null,
       userId,
       scopes: approvedScopes,
       redirectUri: request.redirectUri,

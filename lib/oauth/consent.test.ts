@@ -20,6 +20,7 @@ const request: AuthorizeRequest = {
   state: "s-123",
   codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
   codeChallengeMethod: "S256",
+  resource: null,
 };
 
 const params = {

@@ -15,7 +15,7 @@ import {
 // The web side of the authorize step: where GET /oauth/authorize sends the browser, the token
 // that binds a consent form to its user and request, and what Approve or Deny leads to.
 
-const PARAM_NAMES = ["client_id", "response_type", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"] as const;
+const PARAM_NAMES = ["client_id", "response_type", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource"] as const;
 
 type QuerySource = URLSearchParams | FormData | Record<string, string | string[] | undefined>;
 
@@ -79,6 +79,8 @@ function mac(userId: string, request: AuthorizeRequest, issuedAt: number, secret
     request.codeChallenge,
     request.codeChallengeMethod,
     issuedAt,
+    // Only when present, so a form without one keeps the MAC it always had.
+    ...(request.resource ? [request.resource] : []),
   ]);
   return createHmac("sha256", key).update(payload).digest("base64url");
 }

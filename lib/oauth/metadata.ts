@@ -15,12 +15,14 @@ export function authorizationServerMetadata() {
     authorization_endpoint: `${APP_URL}/oauth/authorize`,
     token_endpoint: `${API_URL}/oauth/token`,
     revocation_endpoint: `${API_URL}/oauth/revoke`,
+    // RFC 7591, for MCP clients: public clients (token_endpoint_auth_method "none"), docs/mcp.md.
+    registration_endpoint: `${API_URL}/oauth/register`,
     jwks_uri: `${API_URL}/.well-known/jwks.json`,
     scopes_supported: ALL_SCOPES,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: SUPPORTED_GRANT_TYPES,
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS, "none"],
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     code_challenge_methods_supported: ["S256"],
   };

@@ -9,7 +9,9 @@ import { mayOrg } from "@/lib/access/policy";
 import { findUserViewer } from "@/lib/access/viewer";
 import { requireUser } from "@/lib/auth/session";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
+import { consentOrganization } from "@/lib/oauth/clients/dynamic";
 import { findClientProfile } from "@/lib/oauth/clients/profile";
+import { mcpResource } from "@/lib/oauth/resource";
 import { authorizeParamsFrom, authorizeQuery, authorizeRedirect, createConsentToken } from "@/lib/oauth/consent";
 import { consentAction } from "./actions";
 
@@ -26,9 +28,12 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const { client } = request;
 
   const user = await requireUser(`/oauth/consent?${authorizeQuery(params)}`);
-  const viewer = await findUserViewer(user.id, client.orgId);
-  if (!viewer || !mayOrg(viewer, "authorizeApps")) {
-    return <OAuthError message={`Only members of ${client.orgName} can authorize ${client.name}. You are signed in as ${user.email}.`} />;
+  // A registered MCP client without an organization yet is approved into the user's own.
+  const org = await consentOrganization(client, user.id);
+  const viewer = org ? await findUserViewer(user.id, org.id) : null;
+  if (!org || !viewer || !mayOrg(viewer, "authorizeApps")) {
+    const whose = client.orgName ?? "exactly one organization";
+    return <OAuthError message={`Only members of ${whose} can authorize ${client.name}. You are signed in as ${user.email}.`} />;
   }
   const token = createConsentToken({ userId: user.id, request });
   const profile = await findClientProfile(client.id);
@@ -67,8 +72,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
       <Card>
         <form action={consentAction} className="space-y-5">
           <p className="text-sm text-slate-700">
-            <strong>{client.name}</strong> wants to access <strong>{client.orgName}</strong> on your behalf (signed in as {user.email}). Afterwards you will be
-            sent to <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
+            <strong>{client.name}</strong> wants to access <strong>{org.name}</strong>
+            {request.resource === mcpResource() ? " through its MCP server" : ""} on your behalf (signed in as {user.email}). Afterwards you will be sent to{" "}
+            <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
           </p>
           <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" lead="meaning" />
           <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">This app cannot download the contents of your files.</p>

@@ -2,7 +2,7 @@ import { requireOrg } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { invalidRequest, notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { newClientSecret } from "@/lib/oauth/clients/credentials";
 
@@ -20,7 +20,10 @@ export async function rotateClientSecret({ viewer, id }: { viewer: Viewer; id: s
   if (!isUuid(id)) throw notFound("OAuth client");
   const { secret, secretHash, secretHint } = newClientSecret();
   await db.$transaction(async (tx) => {
-    const { count } = await tx.oAuthClient.updateMany({ where: { id, orgId }, data: { secretHash, secretHint, secretRotatedAt: new Date() } });
+    const { count } = await tx.oAuthClient.updateMany({ where: { id, orgId, isPublic: false }, data: { secretHash, secretHint, secretRotatedAt: new Date() } });
+    if (count === 0 && (await tx.oAuthClient.count({ where: { id, orgId, isPublic: true } })) > 0) {
+      throw invalidRequest("This client is public (registered by an MCP client): it has no secret to rotate");
+    }
     if (count === 0) throw notFound("OAuth client");
     await recordAudit(tx, { orgId, actor, action: "oauth_client.secret_rotated", targetType: "oauth_client", targetId: id });
   });

@@ -6,7 +6,9 @@ import { isScope, type Scope } from "@/lib/oauth/scopes";
 import { textProblem } from "@/lib/text";
 
 // Client authentication (RFC 6749 2.3.1): HTTP Basic or client_id + client_secret in the body,
-// never both. Every client is confidential (spec 5.6), so a secret is always required.
+// never both. Clients made under API settings are confidential (spec 5.6): a secret is always
+// required of them. Clients registered dynamically (MCP, docs/mcp.md) are public: client_id alone,
+// their codes bound by PKCE.
 
 export interface AuthenticatedClient {
   /** OAuthClient.id */
@@ -15,6 +17,8 @@ export interface AuthenticatedClient {
   clientId: string;
   orgId: string;
   allowedScopes: Scope[];
+  /** A public client (dynamic registration): identified by client_id alone, PKCE required. */
+  isPublic?: boolean;
 }
 
 /** Compared against when the client is unknown, so both failures take the same time. */
@@ -63,13 +67,37 @@ export function clientCredentials(params: OAuthParams, authorization: string | n
   return { clientId, clientSecret };
 }
 
+/**
+ * RFC 6749 2.1 / OAuth 2.1: a public client (token_endpoint_auth_method "none") sends its
+ * client_id alone; its code is bound to it by PKCE instead (exchange-code.ts). Only a client that
+ * is public may do so, and only once a member approved it (it then has an organization). Null
+ * when the client_id is not a public client's.
+ */
+async function authenticatePublicClient(clientId: string): Promise<AuthenticatedClient | null> {
+  const [client] = await rows(
+    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes"]).where("clientId", "=", clientId).where("isPublic", "=", true),
+  );
+  if (!client) return null;
+  if (!client.orgId) throw invalidClient();
+  return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope), isPublic: true };
+}
+
 /** The authenticated client, or 401 invalid_client (unknown client and wrong secret alike). */
 export async function authenticateClient(params: OAuthParams, authorization: string | null): Promise<AuthenticatedClient> {
+  const publicId = params.get("client_id");
+  // Any other client without credentials gets the answer of clientCredentials (RFC 6749 2.3.1).
+  const publicClient = authorization === null && publicId !== undefined && !params.has("client_secret") ? await authenticatePublicClient(publicId) : null;
+  if (publicClient) return publicClient;
   const { clientId, clientSecret } = clientCredentials(params, authorization);
   // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
   const [client] = await rows(
-    sql.selectFrom("OAuthClient").select(["id", "clientId", "orgId", "allowedScopes", "secretHash"]).where("clientId", "=", clientId),
+    sql
+      .selectFrom("OAuthClient")
+      .select(["id", "clientId", "orgId", "allowedScopes", "secretHash"])
+      .where("clientId", "=", clientId)
+      .where("orgId", "is not", null),
   );
-  if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client) throw invalidClient();
+  // A registered client nobody approved yet has no organization (and no secret): never found here.
+  if (!safeEqual(sha256Hex(clientSecret), client?.secretHash ?? NO_SUCH_SECRET) || !client?.orgId) throw invalidClient();
   return { id: client.id, clientId: client.clientId, orgId: client.orgId, allowedScopes: client.allowedScopes.filter(isScope) };
 }

@@ -2,7 +2,17 @@
 // their codes and statuses belong to OAuth, not to the /api/v1 error table (D3, D23).
 
 export type OAuthErrorCode =
-  "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
+  | "invalid_request"
+  | "invalid_client"
+  | "invalid_grant"
+  | "unauthorized_client"
+  | "unsupported_grant_type"
+  | "invalid_scope"
+  | "server_error"
+  // RFC 8707 (resource indicators) and RFC 7591 (dynamic registration).
+  | "invalid_target"
+  | "invalid_client_metadata"
+  | "invalid_redirect_uri";
 
 /** The challenge sent with every 401: HTTP requires one, RFC 6749 5.2 requires it for Basic. */
 export const BASIC_CHALLENGE = 'Basic realm="client-portals"';

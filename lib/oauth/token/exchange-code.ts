@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { revokeGrantBySystem } from "@/lib/oauth/grants";
 import { isScope } from "@/lib/oauth/scopes";
 import type { AuthenticatedClient } from "@/lib/oauth/token/client-auth";
-import { invalidGrant, invalidScope } from "@/lib/oauth/token/errors";
+import { apiResource, knownResource } from "@/lib/oauth/resource";
+import { invalidGrant, invalidScope, OAuthError } from "@/lib/oauth/token/errors";
 import { requireMembership, type Granted } from "@/lib/oauth/token/granted";
 import { checkPkce } from "@/lib/oauth/token/pkce";
 import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
@@ -29,7 +30,13 @@ export async function exchangeAuthorizationCode(client: AuthenticatedClient, par
   if (code.expiresAt <= new Date()) throw invalidGrant("The authorization code has expired");
   if (code.redirectUri !== redirectUri) throw invalidGrant("redirect_uri does not match the one of the authorization request");
   // Checked before the code is consumed, so a failed proof does not burn the real client's code.
+  if (client.isPublic && !code.codeChallenge) throw invalidGrant("A public client's code must carry a PKCE challenge");
   checkPkce(code, params.get("code_verifier"));
+  // RFC 8707 2.2: a resource on the token request must be the one the code was issued for.
+  const resource = params.get("resource");
+  if (resource !== undefined && knownResource(resource) !== (code.resource ?? apiResource())) {
+    throw new OAuthError("invalid_target", "resource does not match the one of the authorization request");
+  }
   // An administrator may have narrowed the client's scopes since the user approved.
   const scopes = code.scopes.filter(isScope).filter((s) => client.allowedScopes.includes(s));
   if (scopes.length === 0) throw invalidScope("The client may no longer use any of the approved scopes");
@@ -40,11 +47,11 @@ export async function exchangeAuthorizationCode(client: AuthenticatedClient, par
     if (count === 0) return null;
     await requireMembership(tx, code.orgId, code.userId);
     const grant = await tx.oAuthGrant.create({
-      data: { orgId: code.orgId, clientId: client.id, userId: code.userId, scopes, lastUsedAt: new Date() },
+      data: { orgId: code.orgId, clientId: client.id, userId: code.userId, scopes, resource: code.resource, lastUsedAt: new Date() },
     });
     await tx.oAuthAuthorizationCode.update({ where: { id: code.id }, data: { grantId: grant.id } });
     return { grantId: grant.id, refreshToken: await createRefreshToken(tx, { grantId: grant.id, scopes, parentId: null }) };
   });
   if (!issued) return rejectReplay(code.id);
-  return { ...issued, userId: code.userId, orgId: code.orgId, scopes };
+  return { ...issued, userId: code.userId, orgId: code.orgId, scopes, resource: code.resource };
 }

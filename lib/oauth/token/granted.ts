@@ -10,6 +10,8 @@ export interface Granted {
   /** Scopes of the access token (a refresh may narrow them). */
   scopes: Scope[];
   refreshToken: string;
+  /** RFC 8707: the grant's resource, the access token's audience (null or absent: the REST API). */
+  resource?: string | null;
 }
 
 /** Tokens act in the organization, so a user who has left it gets none (checked at each grant). */

@@ -42,6 +42,7 @@ interface TokenState {
   grantRevokedAt: Date | null;
   orgId: string;
   userId: string;
+  resource: string | null;
   member: boolean;
   childId: string | null;
   childHash: string | null;
@@ -54,7 +55,7 @@ interface TokenState {
 async function readToken(tokenHash: string): Promise<TokenState | undefined> {
   const [row] = await query<TokenState>(
     `SELECT t."id", t."grantId", t."scopes", t."expiresAt", t."rotatedAt", t."revokedAt",
-      g."clientId" AS "grantClientId", g."revokedAt" AS "grantRevokedAt", g."orgId", g."userId",
+      g."clientId" AS "grantClientId", g."revokedAt" AS "grantRevokedAt", g."orgId", g."userId", g."resource",
       EXISTS (SELECT 1 FROM "Membership" m WHERE m."orgId" = g."orgId" AND m."userId" = g."userId") AS "member",
       c."id" AS "childId", c."tokenHash" AS "childHash", c."expiresAt" AS "childExpiresAt", c."rotatedAt" AS "childRotatedAt", c."revokedAt" AS "childRevokedAt"
     FROM "OAuthRefreshToken" t
@@ -135,7 +136,7 @@ export async function refreshAccessToken(client: AuthenticatedClient, params: OA
     }
     if (!token.member) throw invalidGrant("The user is no longer a member of the organization");
     const scopes = accessScopes(token.scopes, requested, client.allowedScopes);
-    const granted = { grantId: token.grantId, userId: token.userId, orgId: token.orgId, scopes };
+    const granted = { grantId: token.grantId, userId: token.userId, orgId: token.orgId, scopes, resource: token.resource };
     if (inGrace) {
       const refreshToken = current(token);
       await touchGrant(token.grantId);
@@ -153,6 +154,7 @@ interface RotatedRow {
   grantId: string;
   orgId: string;
   userId: string;
+  resource: string | null;
   /** The public client_id. */
   clientId: string;
   allowedScopes: string[];
@@ -215,7 +217,7 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
       WHERE "tokenHash" = $3 AND "rotatedAt" IS NULL AND "revokedAt" IS NULL AND "expiresAt" > $4::timestamp
     ), live_grant AS (
       -- The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
-      SELECT g."id", g."orgId", g."userId", token."id" AS "tokenId", token."scopes", client."clientId", client."allowedScopes"
+      SELECT g."id", g."orgId", g."userId", g."resource", token."id" AS "tokenId", token."scopes", client."clientId", client."allowedScopes"
       FROM "OAuthGrant" g
       JOIN token ON token."grantId" = g."id"
       JOIN client ON client."id" = g."clientId"
@@ -244,7 +246,7 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
       UPDATE "OAuthGrant" SET "lastUsedAt" = $4::timestamp
       WHERE "id" IN (SELECT "grantId" FROM child) AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $4::timestamp - interval '60 seconds')
     )
-    SELECT l."id" AS "grantId", l."orgId", l."userId", l."clientId", l."allowedScopes", l."scopes"
+    SELECT l."id" AS "grantId", l."orgId", l."userId", l."resource", l."clientId", l."allowedScopes", l."scopes"
     FROM live_grant l JOIN child ON child."grantId" = l."id"`,
     [
       credentials.clientId,
@@ -262,5 +264,8 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
   );
   if (!row) return null;
   const scopes = accessScopes(row.scopes, requested, row.allowedScopes.filter(isScope));
-  return { clientId: row.clientId, granted: { grantId: row.grantId, userId: row.userId, orgId: row.orgId, scopes, refreshToken: plaintext } };
+  return {
+    clientId: row.clientId,
+    granted: { grantId: row.grantId, userId: row.userId, orgId: row.orgId, scopes, refreshToken: plaintext, resource: row.resource },
+  };
 }

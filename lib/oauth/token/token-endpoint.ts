@@ -22,7 +22,8 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     const params = await readOAuthParams(request);
     const grantType = requireParam(params, "grant_type");
     const authorization = request.headers.get("authorization");
-    if (grantType === "refresh_token") {
+    // A public client (client_id alone) takes the precise path, which authenticates it.
+    if (grantType === "refresh_token" && (authorization !== null || params.has("client_secret"))) {
       // The usual refresh in one statement; anything else (an error, the grace answer, a reused
       // token) takes the precise path below, which reads the state afresh (see refresh.ts).
       const fast = await refreshInOneStatement(clientCredentials(params, authorization), params);
@@ -37,8 +38,8 @@ export function handleTokenRequest(request: Request): Promise<Response> {
 
 /** RFC 6749 5.1: the access token of what was granted, and the refresh token. */
 async function tokenResponse(clientId: string, granted: Granted): Promise<Response> {
-  const { grantId, userId, orgId, scopes } = granted;
-  const access = await issueAccessToken({ grantId, userId, orgId, scopes, clientId });
+  const { grantId, userId, orgId, scopes, resource } = granted;
+  const access = await issueAccessToken({ grantId, userId, orgId, scopes, clientId, resource });
   return oauthJson({
     access_token: access.token,
     token_type: "Bearer",
