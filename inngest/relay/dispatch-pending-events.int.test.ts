@@ -187,8 +187,10 @@ describe("dispatchPendingEvents", () => {
       sends.push(events.map((e) => e.id));
     };
     expect(await dispatchPendingEvents({ orgId, limit: 100, send })).toEqual({ sent: 50, failed: 0 });
-    // One call of the sender with the whole batch, oldest first.
-    expect(sends).toEqual([ids]);
+    // One call of the sender with the whole batch, oldest first (events of one millisecond by id).
+    const oldestFirst = await db.event.findMany({ where: { orgId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+    expect(oldestFirst.map((e) => e.id).sort()).toEqual([...ids].sort());
+    expect(sends).toEqual([oldestFirst.map((e) => e.id)]);
     const rows = await db.event.findMany({ where: { orgId }, select: { dispatchedAt: true, dispatchLeaseUntil: true, dispatchAttempts: true } });
     expect(rows).toHaveLength(50);
     // Marked by one statement: one dispatch time for the batch, the lease released.

@@ -36,6 +36,7 @@ import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/members/manage-members";
 import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/lib/members/member-invitations";
+import { setRequireTwoFactor } from "@/lib/auth/require-two-factor";
 import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
@@ -839,6 +840,14 @@ const ROWS: Row[] = [
     expect: ORG_ADMINS,
     // The defaults the world's guests were made with: the rows after this one see no difference.
     run: (viewer) => updateDefaultGuestPermissions({ viewer, permissions: { view: true, download: true, upload: true, deleteOwnUploads: false } }),
+  }),
+  row({
+    entry: "auth/require-two-factor:setRequireTwoFactor",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    // Making it optional needs no two-factor of the admin's own, and leaves the world as it was.
+    run: (viewer) => setRequireTwoFactor({ viewer, required: false }),
   }),
   row({
     entry: "workflow/manage-workflow-states:addWorkflowState",

@@ -23,6 +23,9 @@ const FULL_ROWS = [
   "MemberInvitation",
   "NotificationSetting",
   "OAuthClient",
+  "BulkRequest",
+  "RecurringRequest",
+  "TemplateRequest",
 ];
 const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "BatchedNotice", "OAuthGrant", "OAuthAuthorizationCode"];
 /** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */

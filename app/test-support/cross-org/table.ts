@@ -154,6 +154,8 @@ const clientForm = { name: "Stolen client", redirect_uris: "https://attacker.exa
 const webhookForm = { url: "https://93.184.215.14/stolen", events: ["portal.created"] };
 
 const VAULT = "app/(web)/org/[orgId]/vault/[portalId]";
+/** An id nothing has: under the victim's organization the attacker is refused before any lookup. */
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 const download = (orgId: string, portalId: string, fileId: string, inline = false) =>
   `/org/${orgId}/vault/${portalId}/file/${fileId}/download${inline ? "?inline=1" : ""}`;
 const folderPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/folder/main`;
@@ -274,6 +276,44 @@ function portalActions(): ActionRow[] {
     ...portalAction(f, "setTagsAction", "the victim's portal's tags", folderPage, () => ({ tags: ["stolen"] })),
     ...portalAction(f, "setArchivedAction", "archive the victim's portal", folderPage, () => ({ archived: "true" })),
     ...portalAction(f, "deletePortalAction", "the victim's portal, permanently", settingsPage, (v) => ({ confirmName: v.portal.name })),
+  ];
+}
+
+/** Bulk, recurring and template requests: each bound to the victim's organization. */
+function requestActions(): ActionRow[] {
+  const bulk = "app/(web)/org/[orgId]/requests/actions.ts";
+  const portal = `${VAULT}/request-actions.ts`;
+  const spec = JSON.stringify({ title: "Planted request", action_type: "File Request" });
+  const bound = (v: Victim, fields: Fields) => ({ bound: [v.orgId, {}], fields });
+  return [
+    action(
+      bulk,
+      "createBulkRequestAction",
+      "a bulk request to the victim's portals",
+      both,
+      (v) => `/org/${v.orgId}`,
+      (v) => bound(v, { idempotencyKey: "planted", target: "selected", portal_ids: [v.portal.id], spec }),
+    ),
+    action(
+      bulk,
+      "cancelBulkRequestAction",
+      "cancel a bulk request of the victim's",
+      both,
+      (v) => `/org/${v.orgId}/requests`,
+      (v) => bound(v, { bulkRequestId: UNKNOWN_ID }),
+    ),
+    action(portal, "createRecurringRequestAction", "a recurring request in the victim's portal", both, tasksPage, (v) =>
+      bound(v, { portalId: v.portal.id, spec, frequency: "monthly", day_of_month: "1" }),
+    ),
+    action(portal, "changeRecurringRequestAction", "end a recurring request of the victim's", both, tasksPage, (v) =>
+      bound(v, { portalId: v.portal.id, recurringRequestId: UNKNOWN_ID, change: "end" }),
+    ),
+    action(portal, "addTemplateRequestAction", "a request in the victim's template", both, tasksPage, (v) =>
+      bound(v, { portalId: v.portal.id, spec, frequency: "none", day_of_month: "1" }),
+    ),
+    action(portal, "removeTemplateRequestAction", "a request of the victim's template", both, tasksPage, (v) =>
+      bound(v, { portalId: v.portal.id, templateRequestId: UNKNOWN_ID }),
+    ),
   ];
 }
 
@@ -537,6 +577,8 @@ export const SWEEP: readonly SweepRow[] = [
     "the organization's logo, public on purpose (email clients fetch it without a session); addressed by the image's SHA-256, nothing else is served",
   ),
   open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
+  page("/org/[orgId]/requests", "the victim's bulk requests", both, (v) => `/org/${v.orgId}/requests`),
+  page("/org/[orgId]/requests/[bulkId]", "a bulk request under the victim's organization", both, (v) => `/org/${v.orgId}/requests/${UNKNOWN_ID}`),
   // --- the client's (guest's) pages (guest) ----------------------------------------------------
   page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),
   page("/org/[orgId]/client/[portalId]", "the client view of the victim's portal", both, (v) => `/org/${v.orgId}/client/${v.portal.id}`),
@@ -597,6 +639,11 @@ export const SWEEP: readonly SweepRow[] = [
   open("/oauth/revoke", "revokes the token it is given, which identifies its own grant"),
   open("/oauth/token", "exchanges the caller's own code or refresh token"),
 
+  open("/.well-known/oauth-protected-resource", "public metadata of the MCP server (RFC 9728), the same for every caller"),
+  open("/.well-known/oauth-protected-resource/mcp", "public metadata of the MCP server (RFC 9728), the same for every caller"),
+  open("/api/dispatcher", "answers 404 to every request; loading it registers the API's route table"),
+  open("/mcp", "bearer tokens only, each tool with its API operation's checks (app/mcp/mcp-oauth.int.test.ts tries another organization's ids)"),
+  open("/oauth/register", "dynamic client registration: makes a public client of no organization until a member approves it"),
   // --- server actions -----------------------------------------------------------------------------
   action(API_SETTINGS, "createClientAction", "an API client in the victim's organization", both, settings("api"), (v) => ({
     bound: [v.orgId, {}],
@@ -671,6 +718,7 @@ export const SWEEP: readonly SweepRow[] = [
     bound: [a.orgId, {}],
     fields: { webhook_id: a.webhook.id, delivery_id: v.delivery.id },
   })),
+  ...requestActions(),
   // --- the portal workspace's actions ---------------------------------------------------------
   // Each on the victim's portal in the victim's organization (member: not its organization; guest:
   // not its portal), on the victim's portal bound to the attacker's own organization, and where

@@ -140,7 +140,7 @@ describe("GET /api/v1/portals", () => {
     expect((await api.list("?limit=0")).status).toBe(400);
   });
 
-  it("answers, through pg, byte for byte what the ORM reader and the schema give, with every field set (issue 17)", async () => {
+  it("answers, through pg, byte for byte what the ORM reader and the schema give, with every field set", async () => {
     const ctx = await createApiContext({ scopes: ["portal:read"] });
     const [state] = await createTestWorkflowStates(ctx.org.id, ["Onboarding"]);
     const full = await createTestPortal({
@@ -155,6 +155,9 @@ describe("GET /api/v1/portals", () => {
     const failed = await createTestPortal({ orgId: ctx.org.id, name: "Failed" });
     const bare = await createTestPortal({ orgId: ctx.org.id, name: "Bare", createdById: null });
     await db.portal.update({ where: { id: full.id }, data: { lastActivityAt: new Date("2026-03-04T05:06:07.089Z") } });
+    // One after another in time, so the list's order (created_at, then id) is the order above.
+    const created = Date.now() - 10_000;
+    for (const [i, p] of [full, pending, failed, bare].entries()) await db.portal.update({ where: { id: p.id }, data: { createdAt: new Date(created + i * 1000) } });
     // Two systems, given out of their key order: the map comes in system-key order, spelled as set.
     await db.externalSystemId.createMany({
       data: [

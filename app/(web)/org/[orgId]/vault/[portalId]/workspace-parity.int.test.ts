@@ -159,7 +159,7 @@ describe("web actions and /api/v1 fire the same events with the same payloads", 
         ).toBe(201),
     );
     expectSame(result, ["guest.invited"]);
-    expect(result.web.events[0]!.data).toEqual({ guest_email: "new.client@example.com", guest_name: "New Client", invited_by: "<id>" });
+    expect(result.web.events[0]!.data).toEqual({ guest_email: "new.client@example.com", guest_name: "New Client", invited_by: "<id>", user_id: "<id>" });
   });
 
   it("workflow change", async () => {
