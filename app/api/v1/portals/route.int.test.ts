@@ -157,7 +157,8 @@ describe("GET /api/v1/portals", () => {
     await db.portal.update({ where: { id: full.id }, data: { lastActivityAt: new Date("2026-03-04T05:06:07.089Z") } });
     // One after another in time, so the list's order (created_at, then id) is the order above.
     const created = Date.now() - 10_000;
-    for (const [i, p] of [full, pending, failed, bare].entries()) await db.portal.update({ where: { id: p.id }, data: { createdAt: new Date(created + i * 1000) } });
+    for (const [i, p] of [full, pending, failed, bare].entries())
+      await db.portal.update({ where: { id: p.id }, data: { createdAt: new Date(created + i * 1000) } });
     // Two systems, given out of their key order: the map comes in system-key order, spelled as set.
     await db.externalSystemId.createMany({
       data: [
