@@ -273,7 +273,7 @@ export async function runApiBench(): Promise<BenchRow[]> {
   }
 }
 
-export const apiBench: Bench = { name: "API (issue 17)", run: runApiBench };
+export const apiBench: Bench = { name: "API", run: runApiBench };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { printTable } = await import("./report.ts");
