@@ -4,8 +4,8 @@ const nextConfig: NextConfig = {
   // Packages with native or wasm parts, or that read files next to themselves, stay external.
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "nodemailer", "bcryptjs"],
   poweredByHeader: false,
-  // No gzip in the app: the load balancer or CDN in front compresses (docs/operations.md). Issue 17
-  // measured gzip at 2-5% of the server's CPU under API load (6-15% per refresh grant), on the
+  // No gzip in the app: the load balancer or CDN in front compresses (docs/operations.md). Gzip
+  // measured at 2-5% of the server's CPU under API load (6-15% per refresh grant), on the
   // one resource an instance runs out of first.
   compress: false,
   typedRoutes: false,

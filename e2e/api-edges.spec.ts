@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { authorizeNewClient, callbackServer } from "./support";
 
 // The API's edges against the production server, where Next.js itself decides some answers
-// (issue 10 items 4, 7, 8): badly percent-encoded ids on every route with an id, 401 challenges,
+//: badly percent-encoded ids on every route with an id, 401 challenges,
 // and the X-RateLimit-* headers on 404s and 405s with a valid token.
 
 test.describe.configure({ mode: "serial" });

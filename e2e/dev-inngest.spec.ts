@@ -5,7 +5,7 @@ import { authorizeNewClient, callbackServer } from "./support";
 // through the API (a task created, then completed) show up with the runs they started and their
 // steps. notify-portal-users always plans in a step; the webhook fan-out and the partner plan are
 // not started at all for the demo organization, which has neither webhooks nor the partner
-// integration (the relay's routes, issue 17).
+// integration (the relay's routes).
 
 const callback = callbackServer();
 

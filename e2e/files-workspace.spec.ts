@@ -4,7 +4,7 @@ import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { createOtherOrganization } from "./files-support";
 import { gotoStreamed, signIn } from "./support";
 
-// The Files tab of the member workspace (issue 13) in the production build: upload several files
+// The Files tab of the member workspace in the production build: upload several files
 // at once straight to storage, preview a PDF and an image, download through the signed-URL route,
 // rename, move, delete (Undo) and restore; nobody outside the organization reaches any of it.
 // Each page passes axe and is photographed on a laptop and a phone.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
 import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
 
-// The client's side (issue 15), as the client does it in Chromium: the seeded Northwind Advisors
+// The client's side, as the client does it in Chromium: the seeded Northwind Advisors
 // portal (scripts/seed-guest.ts) gives Casey Client a task of every kind; Val Viewer may not
 // download. Each page is checked on a phone and a laptop (screenshots, axe), and what the page
 // says is checked against what the product recorded (the e2e server's database, e2e/db.ts).

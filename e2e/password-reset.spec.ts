@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
 import { authorizeNewClient, callbackServer, expectAxeClean } from "./support";
 
-// Guest account care (issue 15, item 4), on a phone: a guest invited through the API signs in with
+// Guest account care, on a phone: a guest invited through the API signs in with
 // a magic link (and, being only a guest, lands on the guest home), then on another device forgets
 // the password, asks for a reset link, sets a new password and is signed in; the first device's
 // session ends; the used link says so and offers a fresh one.

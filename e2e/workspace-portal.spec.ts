@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { e2eServerEnv } from "./server-env";
 import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
 
-// The member workspace of a portal (issue 13, everything but Files): the header (workflow state,
+// The member workspace of a portal: the header (workflow state,
 // tags, archive), the Tasks, Guests, History and Settings tabs, as the demo admin uses them.
 // Each tab fits a phone and passes axe; screenshots in test-results/screenshots/workspace-*.
 

@@ -333,7 +333,7 @@ function runSafely(hook: () => void): void {
 
 /**
  * One statement sent straight through the client's pool, without Prisma's query engine and row
- * mapping: for the hot paths (issue 17), where Prisma's per-query work costs more than the query.
+ * mapping: for the hot paths, where Prisma's per-query work costs more than the query.
  * `text` uses $1, $2... placeholders. Rows come as pg reads them (timestamps as UTC Dates, int8 as
  * strings: cast counts to int). Inside an ambient transaction, or when a test substituted the
  * client, it goes through that client instead, so it joins the transaction and sees what the test

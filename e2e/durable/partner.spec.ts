@@ -6,7 +6,7 @@ import { startPartnerSandbox, type PartnerSandbox } from "../../scripts/partner-
 import { signIn } from "../support";
 import { startExecutor, stopExecutor, until } from "./support";
 
-// Issue 16 in the browser, against the production build with the local executor running the
+// The partner integration in the browser, against the production build with the local executor running the
 // partner functions: connect the sandbox partner in settings, link a portal, watch its badge and
 // an uploaded file's push status.
 

@@ -23,7 +23,7 @@ import { createTestGuest, createTestOrg, createTestPortal, createTestUser, creat
 import { removeObjectsAfterEach } from "@/lib/test-support/storage";
 import { SANDBOX_API_KEY, startPartnerSandbox, type PartnerSandbox } from "@/scripts/partner-sandbox";
 
-// Issue 16 end to end below the web: domain functions and the three partner functions (driven by
+// The partner integration end to end below the web: domain functions and the three partner functions (driven by
 // @inngest/test, sleeps mocked) against the sandbox partner over real loopback HTTP, real
 // PostgreSQL and real S3-compatible storage. A loopback server stands in for Inngest's event API.
 

@@ -3,7 +3,7 @@ import { partnerPushRequestId } from "@/lib/events/types";
 import { attemptPartnerPush, mayPlanPartnerPush, planPartnerPush, type PushedEvent } from "@/lib/partner/push";
 import { verifyPartnerLink } from "@/lib/partner/verify-link";
 
-// The partner integration's jobs (issue 16; D25, D26): link verification, the planning of each
+// The partner integration's jobs (D25, D26): link verification, the planning of each
 // push from its event, and each push's attempt series.
 
 /** A saved (or stale) partner id: asks the partner and writes the link's outcome. */

@@ -883,7 +883,7 @@ const ROWS: Row[] = [
     prepare: async (w) => (await addWorkflowState({ viewer: w.system, name: `Unused ${randomUUID()}` })).id,
     run: (viewer, _w, workflowStateId) => removeWorkflowState({ viewer, workflowStateId }),
   }),
-  // Partner integration (issue 16): settings for admins, push status and Resend for the firm
+  // Partner integration: settings for admins, push status and Resend for the firm
   row({
     entry: "partner/connection:getPartnerConnection",
     scope: null,

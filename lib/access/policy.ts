@@ -67,7 +67,7 @@ export type OrgAction =
   | "manageMembers"
   | "manageWorkflowStates"
   | "manageOrganization"
-  /** Connecting, testing and disconnecting the partner integration (issue 16): admins, web only. */
+  /** Connecting, testing and disconnecting the partner integration: admins, web only. */
   | "managePartner"
   /** One request sent to many portals at once (bulk requests): members and admins. */
   | "sendBulkRequests";
@@ -94,7 +94,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   authorizeApps: { scope: null, minRole: "member" },
   // Permanent deletion: admins, web only (spec: there is no delete endpoint for portals).
   deletePortal: { scope: null, minRole: "admin" },
-  /** Organization settings (issue 14): the member list, roles, removals; admins, web only. */
+  /** Organization settings: the member list, roles, removals; admins, web only. */
   manageMembers: { scope: null, minRole: "admin" },
   /** Adding, renaming, reordering and removing workflow states; admins, web only. */
   manageWorkflowStates: { scope: null, minRole: "admin" },

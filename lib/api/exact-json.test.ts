@@ -5,7 +5,7 @@ import { exactJson, json } from "@/lib/api/response";
 import { publicApiRoute } from "@/lib/api/route";
 import { captureLog, restoreLogger } from "@/lib/test-support/log-capture";
 
-// exactJson (issue 17): in production a body built as sent (the schema's output) goes out without
+// exactJson: in production a body built as sent (the schema's output) goes out without
 // the schema's parse; outside production (here) it is turned back into the schema's input and
 // parsed, and a builder that does not write exactly what the parse would fails the request.
 

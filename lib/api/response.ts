@@ -21,7 +21,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
  * json() for a body built as it is sent: the schema's output (e.g. timestamps as ISO text), every
  * field named in the schema's order, by a typed builder (e.g. toPortalBody). In production the
  * wrapper sends it as built, without the schema's parse (the parse of 100 portals, with the Dates
- * it needs, was a good part of the list's CPU, issue 17). In development and tests the wrapper
+ * it needs, was a good part of the list's CPU). In development and tests the wrapper
  * turns it back into the schema's input, parses that, and fails the request (500) unless the
  * parse writes the same bytes, so every test that reaches such a response checks its builder
  * (docs/operations.md, "Response validation").

@@ -84,7 +84,7 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
   const leaseUntil = new Date(Date.now() + sendTimeoutMs + LEASE_MARGIN_MS);
 
   // Straight through the pool (lib/sql `rows`), as the release below: the relay runs after every
-  // write, and Prisma's per-statement work cost more than the statements (issue 17).
+  // write, and Prisma's per-statement work cost more than the statements.
   const claimed = await rows(claimStatement(leaseUntil, limit, options.orgId));
   if (claimed.length === 0) return { sent: 0, failed: 0 };
   // RETURNING keeps no order; Inngest gets the batch oldest first.

@@ -59,7 +59,7 @@ class EventRelay {
       return;
     }
     // Under a stream of writes, runs follow each other gatherMs apart, each taking what committed
-    // meanwhile (issue 17: one run per write cost as many statements as the write itself).
+    // meanwhile (one run per write would cost as many statements as the write itself).
     const at = Math.max(Date.now(), this.lastStart + this.gatherMs);
     if (this.dueAt > at) this.schedule(at - Date.now());
   }

@@ -165,8 +165,8 @@ const envelope = z.object({
    * statement with the claim): an enabled webhook of the organization subscribed to the type, a
    * connected partner integration. The fan-out and the partner plan are triggered only where it
    * is not false (their triggers' `if`), so an organization without webhooks or partner starts no
-   * run of either (issue 17: each run is a call of /api/inngest, ~3 ms of the server's CPU). Absent
-   * only on events relayed by a version before it (none was deployed).
+   * run of either (each run is a call of /api/inngest, ~3 ms of the server's CPU). Absent only on
+   * events relayed by a version without routes (none was deployed).
    */
   routes: z.object({ webhooks: z.boolean(), partner: z.boolean() }).optional(),
 });

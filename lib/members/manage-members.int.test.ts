@@ -6,7 +6,7 @@ import { createApiContext, createTestClient, createTestOrg, createTestUser } fro
 import { outcomeOf } from "@/lib/test-support/outcome";
 import { changeMemberRole, listMembers, removeMember } from "./manage-members";
 
-// Members in the organization settings (issue 14): roles change, members leave (their OAuth
+// Members in the organization settings: roles change, members leave (their OAuth
 // grants for the organization and their web access end), and the organization keeps an admin.
 
 async function orgWith(roles: ("admin" | "member")[]) {

@@ -8,7 +8,7 @@ import { withChange } from "@/lib/events/with-change";
 import { isUuid } from "@/lib/ids";
 import { revokeGrantInTx } from "@/lib/oauth/grants";
 
-// Organization settings (issue 14): the admins see the members, change their roles and remove
+// Organization settings: the admins see the members, change their roles and remove
 // them. The organization keeps one admin at least (409). A removed member's OAuth grants for the
 // organization are revoked with the membership, and their web session stops working at the next
 // request: sessions are JWTs, but every page and action builds the viewer from the membership

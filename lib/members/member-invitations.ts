@@ -15,7 +15,7 @@ import { notifyInvitationAccepted } from "@/lib/notifications/invitation-accepte
 import { isStorableText } from "@/lib/text";
 import type { MemberRole } from "./manage-members";
 
-// Inviting colleagues (issue 14): an admin invites an address as member or admin; the email's link
+// Inviting colleagues: an admin invites an address as member or admin; the email's link
 // (/join/<token>, token hashed at rest, 14 days) lets a new user set a name and password, or an
 // existing user sign in, and accept. Accepting creates the membership; a guest of the
 // organization who is invited becomes a member (the membership outranks their guest rows).

@@ -6,7 +6,7 @@ import { portalWebUrl } from "@/lib/portals/links";
 import { keepForDigest } from "./digest";
 import { modeForUser } from "./preferences";
 
-// The "invitations" notification kind (issue 14): whoever sent an invitation hears when it is
+// The "invitations" notification kind: whoever sent an invitation hears when it is
 // accepted, a guest's to a portal or a colleague's to the organization, as they chose in their
 // notification settings (immediately, daily digest, off). Written in the accepting transaction,
 // so an acceptance that rolls back tells nobody and one that commits always does.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import type { NotificationMode } from "@/lib/generated/prisma/client";
 
-// Each user's choice per kind of email (issue 14), the same in every organization they belong to,
+// Each user's choice per kind of email, the same in every organization they belong to,
 // members and guests alike: immediately, in the daily digest, or not at all. No row: immediately.
 
 export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations", "requests"] as const;

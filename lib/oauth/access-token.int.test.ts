@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { issueAccessToken, tokenAudience, tokenIssuer, verifyAccessTokenClaims } from "@/lib/oauth/access-token";
 import { getActiveSigningKey } from "@/lib/oauth/signing-keys";
 
-// verifyAccessTokenClaims verifies with node:crypto (issue 17); these are the checks jose's
+// verifyAccessTokenClaims verifies with node:crypto; these are the checks jose's
 // jwtVerify made, token by token, with the answers they gave.
 
 const subject = {

@@ -63,7 +63,7 @@ export async function issueAccessToken(subject: AccessTokenSubject): Promise<{ t
   }
   // ES256 (RFC 7518 3.4) with node:crypto directly: one synchronous ECDSA signature with the
   // KeyObject parsed once per process, where jose's SignJWT goes through WebCrypto (async, with
-  // a key and buffer conversions per call): about 0.09 ms against 0.26 ms per token (issue 17).
+  // a key and buffer conversions per call): about 0.09 ms against 0.26 ms per token.
   // dsaEncoding "ieee-p1363" gives the JWS form of the signature (r || s, 64 bytes), not DER.
   if (encodedHeader?.kid !== key.kid) encodedHeader = { kid: key.kid, value: base64urlJson({ alg: key.alg, kid: key.kid, typ: TYP }) };
   const signingInput = `${encodedHeader.value}.${base64urlJson(payload)}`;
@@ -117,7 +117,7 @@ const EXPECTED_TYP = normalizeTyp(TYP);
  * one), the payload a JSON object, then `typ`, `iss`, `aud`, `iat` and `nbf` well-formed, and
  * `exp` not past. "expired" only when everything else held. With node:crypto directly and the
  * KeyObject imported once: jose went through WebCrypto (async, per-call conversions), about
- * twice the CPU per API request (issue 17).
+ * twice the CPU per API request.
  */
 function verifiedPayload(token: string, header: JsonObject, key: KeyObject, audience: string): { payload: JsonObject } | "invalid" | "expired" {
   const parts = token.split(".");

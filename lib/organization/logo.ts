@@ -9,7 +9,7 @@ import { withChange } from "@/lib/events/with-change";
 import { deleteObject, readObject } from "@/lib/storage/objects";
 import { bucket, s3 } from "@/lib/storage/s3";
 
-// The organization's logo (issue 14): a PNG or JPEG of at most 512 KB uploaded by an admin,
+// The organization's logo: a PNG or JPEG of at most 512 KB uploaded by an admin,
 // stored in S3 under a key made of the org id and the bytes' SHA-256, and served from our own
 // origin (the CSP allows images from 'self' only) at /org/<org>/logo/<sha256>. That path is what
 // Organization.logoUrl holds; a new upload gets a new path, so the route can cache forever.

@@ -9,7 +9,7 @@ import { withChange } from "@/lib/events/with-change";
 import { isStorableText } from "@/lib/text";
 import { contrastWithWhite, MIN_BRAND_CONTRAST } from "./brand-colour";
 
-// The organization's profile (issue 14): name and brand colour, edited by admins on the web;
+// The organization's profile: name and brand colour, edited by admins on the web;
 // plan and API access are shown, never edited here. Also the default guest permissions (D16),
 // copied into each PortalGuest row by lib/guests/invite-guests when a guest is first invited.
 

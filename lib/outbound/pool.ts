@@ -5,8 +5,8 @@ import type { LookupFunction } from "node:net";
 import { OutboundError } from "./errors";
 import type { ResolvedAddress } from "./policy";
 
-// Keep-alive connections for outbound requests (issue 17: a new connection per webhook POST cost
-// about a third of an attempt's CPU). What makes reuse as safe as a fresh connection:
+// Keep-alive connections for outbound requests (a new connection per webhook POST costs about a
+// third of an attempt's CPU). What makes reuse as safe as a fresh connection:
 //
 // - Every request resolves its host and vets the answer against its policy first (connect.ts);
 //   only then does it ask the pool for a socket. A refused address never reaches the pool.

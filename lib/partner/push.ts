@@ -101,7 +101,7 @@ export async function planPartnerPush(input: PlanInput): Promise<PlanResult> {
  * partner integration is connected, or a push of this event exists already (a repeated run must
  * find it again, even if the integration was disconnected since). The plan function asks it before
  * any step, so that an organization without the integration costs one query and one call per event
- * (issue 17). When it says no, planPartnerPush would have skipped the event with `reason`.
+ *. When it says no, planPartnerPush would have skipped the event with `reason`.
  */
 export async function mayPlanPartnerPush({
   orgId,

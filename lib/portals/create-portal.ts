@@ -64,7 +64,7 @@ export async function createPortal({ viewer, ...input }: CreatePortalInput): Pro
 
 /**
  * A portal without a template: the portal, its audit row and `portal.created` as one statement
- * (issue 17: six round trips before, BEGIN to COMMIT and the portal read back), and its record
+ * (instead of six round trips, BEGIN to COMMIT and the portal read back), and its record
  * made from what was written, as loadPortal would read it right after: a new portal has no
  * workflow state, external ids, partner link, tasks or activity yet.
  */

@@ -119,8 +119,8 @@ const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"
 
 /**
  * Portals on which the viewer may do `action`, as loadPortalRecords returns them (but as rows,
- * see PortalRow), in one statement (the API's portal list and single portal reads, issue 17: six
- * queries before): with workflow state, external ids, partner link (only while the partner
+ * see PortalRow), in one statement (the API's portal list and single portal reads, instead of six
+ * queries): with workflow state, external ids, partner link (only while the partner
  * integration is connected, D9) and task counters. Ordered by creation (D5), strictly after
  * `cursor`. Sent straight through pg (lib/db `query`): Prisma's raw query path and row mapping cost
  * more CPU than the statement itself. Objects are built by PostgreSQL (json_build_object,

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 
-// The web portal list (issue 14): search by name, filters, three sorts and keyset pagination in
+// The web portal list: search by name, filters, three sorts and keyset pagination in
 // both directions. One query reads the page (guest counts as a sub-select) and one groupBy the
 // task counters of that page, so a page costs the same with 100 portals or 10,000 (the default
 // sort walks the (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).

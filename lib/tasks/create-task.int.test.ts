@@ -9,7 +9,7 @@ import { createTestGuest, createTestOrg, createTestPortal, createTestUser } from
 import { createTask } from "./create-task";
 
 // createTask and createPortal write their rows, audit row and outbox events as one statement
-// (issue 17): what they write must be what the interactive transaction wrote, all or nothing.
+//: what they write must be what the interactive transaction wrote, all or nothing.
 
 async function context() {
   const org = await createTestOrg();

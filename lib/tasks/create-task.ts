@@ -126,8 +126,8 @@ async function insertTask(viewer: Viewer, portalId: string, body: CreateTaskBody
 }
 
 /**
- * The whole creation as one statement (issue 17: twelve round trips in an interactive transaction
- * before, the portal row locked from its update to the commit, which serialized every task of a
+ * The whole creation as one statement (not twelve round trips in an interactive transaction with
+ * the portal row locked from its update to the commit, which serialized every task of a
  * portal behind the rest of the transaction's round trips). One statement is atomic on its own
  * (in an open ambient transaction it is part of it): every CTE sees the same snapshot and all of
  * them run to completion or none does. The task is inserted only if the portal is an active

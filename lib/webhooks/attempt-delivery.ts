@@ -91,7 +91,7 @@ async function loadAttempt(deliveryId: string, number: number, at: Date) {
 }
 
 /**
- * Logs the attempt and, when it ends the delivery (`finish`), ends it: one statement (issue 17),
+ * Logs the attempt and, when it ends the delivery (`finish`), ends it: one statement,
  * so one round trip and one transaction, where the attempt row, the delivery's attempt count, its
  * end and the webhook's counter commit together or not at all. Returns false when the delivery was
  * deleted meanwhile (the attempt has nowhere to go).

@@ -40,7 +40,7 @@ export async function createDeliveriesForEvent({ orgId, eventId }: { orgId: stri
  * enabled webhook of the organization subscribed to its type, or a delivery of it already made
  * (a repeated run must find its deliveries again, even if the webhook was disabled since). The
  * fan-out asks it before any step, so that an organization without webhooks (most events) costs
- * one query and one call of the function, not a step and its checkpoint (issue 17). It may say
+ * one query and one call of the function, not a step and its checkpoint. It may say
  * yes when the step then finds nothing (webhooks created after the event); it never says no when
  * the step would find something.
  */

@@ -17,7 +17,7 @@ export async function finishDelivery({
   status: "succeeded" | "failed";
   count: boolean;
 }): Promise<boolean> {
-  // One statement (issue 17): the webhook's row, which every delivery of the webhook updates, is
+  // One statement: the webhook's row, which every delivery of the webhook updates, is
   // locked only for the statement, not across round trips of a transaction.
   const now = new Date().toISOString();
   const counter = status === "succeeded" ? "successCount" : "failureCount";

@@ -6,7 +6,7 @@ import { createForeignAdmin, outcomeOf } from "@/lib/test-support/outcome";
 import { listWorkflowStates } from "./list-workflow-states";
 import { addWorkflowState, removeWorkflowState, renameWorkflowState, reorderWorkflowStates } from "./manage-workflow-states";
 
-// Workflow states in the organization settings (issue 14): names trimmed, 1-100 characters and
+// Workflow states in the organization settings: names trimmed, 1-100 characters and
 // unique in any case; reorder takes the full list; removal refused while a portal uses the state.
 
 async function adminOrg() {

@@ -7,7 +7,7 @@ import { AppError, conflict, invalidRequest, notFound, type ErrorCode } from "@/
 import { withChange } from "@/lib/events/with-change";
 import { isUuid } from "@/lib/ids";
 
-// Organization settings (issue 14): the admins configure the workflow states. Names are unique in
+// Organization settings: the admins configure the workflow states. Names are unique in
 // the organization whatever their case; the order is the list order everywhere (positions 0..n-1);
 // a state still used by a portal (archived portals and templates included) cannot be removed.
 // No events: the spec has none for configuration; every change writes an audit row.

@@ -1,5 +1,5 @@
 /**
- * The API benchmarks of issue 17, against the production build (`npx next build` first), each
+ * The API benchmarks, against the production build (`npx next build` first), each
  * pair interleaved in one run, 16 connections:
  *
  * - the refresh grant against `oidc-provider` 9 (anchors/oidc-provider-server.mjs);

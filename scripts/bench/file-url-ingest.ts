@@ -2,7 +2,7 @@
  * Benchmark: a 100 MB one-step upload (file_url) through the real domain function, from a
  * loopback server into the embedded S3, with a database (DATABASE_URL's server, or an embedded one).
  * Resident memory is sampled every 10 ms; the growth over the baseline taken after a warm-up
- * ingest must stay under 64 MB (issue 5): the body is streamed, one 8 MB part at a time.
+ * ingest must stay under 64 MB: the body is streamed, one 8 MB part at a time.
  *
  *   npm run bench                      # all benchmarks
  *   npx tsx scripts/bench/file-url-ingest.ts

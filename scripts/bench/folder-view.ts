@@ -2,7 +2,7 @@
  * Benchmark: the portal page's folder reads (getFolderView for the first page of the root in two
  * sort orders, and getFolderTree) on a portal of 10,000 files against one of 100 files, through
  * the real domain functions and database. The median over repeated runs for 10,000 files must
- * stay under twice that for 100 (issue 13).
+ * stay under twice that for 100.
  *
  *   npm run bench                      # all benchmarks
  *   npx tsx scripts/bench/folder-view.ts

@@ -3,7 +3,7 @@
  * (attemptPartnerPush): read twice from the embedded S3 as a stream (SHA-256 first, then the
  * upload), sent through lib/outbound to a short-lived upload URL that checks the SHA-256. Resident
  * memory is sampled every 10 ms; the growth over the baseline taken after a warm-up push must
- * stay under 64 MB (issue 16). The sandbox runs in this process and is counted too.
+ * stay under 64 MB. The sandbox runs in this process and is counted too.
  *
  *   npm run bench                      # all benchmarks
  *   npx tsx --conditions=react-server scripts/bench/partner-push.ts

@@ -2,7 +2,7 @@
  * Benchmark: the portal list page's server reads (searchPortals for the first page and the
  * template choices, the workflow states, the organization's profile), as app/(web)/org/[orgId]/page.tsx
  * makes them, for an organization of 10,000 portals against one of 100, through the real domain
- * functions and database. The median for 10,000 must stay under twice that for 100 (issue 14).
+ * functions and database. The median for 10,000 must stay under twice that for 100.
  *
  *   npm run bench                      # all benchmarks
  *   npx tsx --conditions=react-server scripts/bench/portal-list.ts

@@ -2,7 +2,7 @@
  * Benchmark: webhook delivery attempts per second through the delivery code path
  * (lib/webhooks/attempt-delivery.ts: load the delivery, build the payload, sign it, POST it
  * through the SSRF-safe client, log the attempt, finish the delivery) to a loopback receiver,
- * 16 at a time, on a fresh database. Target: >= 200 attempts/s (issue 17). Every request the
+ * 16 at a time, on a fresh database. Target: >= 200 attempts/s. Every request the
  * receiver gets is checked against its HMAC signature, and each delivery is received once.
  *
  *   npx tsx --conditions=react-server scripts/bench/webhooks.ts

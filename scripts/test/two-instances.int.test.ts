@@ -14,7 +14,7 @@ import { createApiContext, createTestClient } from "@/lib/test-support/fixtures"
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
 import { InngestExecutor } from "./inngest-executor.ts";
 
-// Past one machine (issue 17, docs/operations.md): two app instances, each its own process with
+// Past one machine: two app instances, each its own process with
 // the production route handlers, its own event relay and its own in-memory caches, against one
 // database, behind a round-robin balancer, with one Inngest (the local executor) calling back
 // through the balancer. The daily rate limit stays exact, an Idempotency-Key does its work once,

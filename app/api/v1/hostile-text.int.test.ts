@@ -9,7 +9,7 @@ import { tasksApi } from "@/app/api/v1/test-support/tasks-api";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
 import { callRoute } from "@/app/api/v1/test-support/call-route";
 
-// Issue 10 item 3 (D3): NUL characters and lone surrogates are a 400 naming the field, never a 500,
+// D3: NUL characters and lone surrogates are a 400 naming the field, never a 500,
 // and nothing is written. Raw JSON text is sent so that "\ud800" reaches the server as JSON does.
 
 const NUL = "a\u0000b";

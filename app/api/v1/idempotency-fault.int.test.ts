@@ -6,7 +6,7 @@ import { portalApi } from "@/app/api/v1/test-support/portal-api";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { startPgFaultProxy, type PgFaultProxy } from "@/lib/test-support/pg-fault-proxy";
 
-// D6 under a real database fault (issue 10 item 2): the connection to PostgreSQL is cut right
+// D6 under a real database fault: the connection to PostgreSQL is cut right
 // after the server committed, so the request fails without knowing its work was done. Retries
 // with the same key and body must return the first result and never create a second portal.
 

@@ -6,7 +6,7 @@ import { refreshInOneStatement } from "@/lib/oauth/token/refresh";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { basicAuth, chainOf, createOAuthSetup, creds, obtainTokens, postToken, refresh, rowOf } from "@/app/oauth/test-support/token-helpers";
 
-// The one-statement refresh (lib/oauth/token/refresh.ts, issue 17): the usual refresh rotates in
+// The one-statement refresh (lib/oauth/token/refresh.ts): the usual refresh rotates in
 // one statement; whatever it does not rotate gets the answers the precise path gave before.
 
 const asParams = (values: Record<string, string>) => new Map(Object.entries(values));

@@ -89,7 +89,7 @@ export async function authenticateClient(params: OAuthParams, authorization: str
   const publicClient = authorization === null && publicId !== undefined && !params.has("client_secret") ? await authenticatePublicClient(publicId) : null;
   if (publicClient) return publicClient;
   const { clientId, clientSecret } = clientCredentials(params, authorization);
-  // Straight through pg: on every token request, and Prisma's per-query work costs more than the query (issue 17).
+  // Straight through pg: on every token request, and Prisma's per-query work costs more than the query.
   const [client] = await rows(
     sql
       .selectFrom("OAuthClient")

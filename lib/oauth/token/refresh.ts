@@ -17,7 +17,7 @@ import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
 // parties hold the chain, so the whole grant is revoked.
 //
 // The usual refresh (a live token of a live grant, presented once) is ONE statement
-// (refreshInOneStatement, issue 17: 11 round trips before): it authenticates the client, checks
+// (refreshInOneStatement, instead of 11 round trips): it authenticates the client, checks
 // the token and its grant, rotates and returns what the access token needs. When it rotates
 // nothing, the precise path (refreshAccessToken) decides what to answer from a fresh read: the
 // exact error, the grace answer, or revoking a reused chain. That path is two statements, no

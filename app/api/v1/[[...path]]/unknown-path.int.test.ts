@@ -5,7 +5,7 @@ import { createApiContext } from "@/lib/test-support/fixtures";
 import { callRoute } from "@/app/api/v1/test-support/call-route";
 import { fallbackPathname } from "@/lib/api/api-paths";
 
-// The catch-all route behind proxy.ts (issue 10 items 4 and 8): unknown paths, unserved methods and
+// The catch-all route behind proxy.ts: unknown paths, unserved methods and
 // badly encoded ids answer JSON with the API headers; with a valid token they count (D7) and carry
 // the X-RateLimit-* headers.
 

@@ -6,7 +6,7 @@ import { removeObjects } from "@/lib/test-support/storage";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
 import { resetS3ClientForTests } from "@/lib/storage/s3";
 
-// Issue 10 item 5: with the object store frozen (it accepts connections and never answers) a
+// With the object store frozen (it accepts connections and never answers) a
 // storage call gives up after S3_TIMEOUT_MS with 503 service_unavailable and Retry-After, instead
 // of hanging; after recovery the same request registers the file, and a repeat returns the same entry.
 

@@ -218,9 +218,9 @@ describe("POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", 
     expect((await runDelivery(started[0]!.data as DeliveryRequest)).result).toMatchObject({ outcome: "succeeded", attempt: 5 });
   });
 
-  // Issue 11: a crash between the redelivery's commit and its hand-off to the job engine used to
-  // leave the delivery pending with no run behind it. Now the hand-off is the relay's: a process
-  // that died right after the commit (no relay ran) is made good by the relay of the next one.
+  // A crash between the redelivery's commit and its hand-off to the job engine must not leave the
+  // delivery pending with no run behind it: the hand-off is the relay's, so a process that died
+  // right after the commit (no relay ran) is made good by the relay of the next one.
   it("interrupted between its commit and its hand-off, is delivered after a restart", async () => {
     const { ctx, r, hook, request } = await deliveredOnce([500, 500, 500, 500]);
     await dispatchPendingEvents({ orgId: ctx.org.id }); // the guest.invited event behind the delivery

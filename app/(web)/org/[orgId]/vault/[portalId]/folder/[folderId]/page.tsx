@@ -81,7 +81,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
     ]),
   );
   const canManage = mayPortal(viewer, portalId, "manageFiles");
-  // Each file's push to the partner (issue 16), for the firm: absent when never pushed.
+  // Each file's push to the partner, for the firm: absent when never pushed.
   const pushes = canManage ? await listPartnerPushStatuses({ viewer, portalId }) : {};
   const canUpload = mayPortal(viewer, portalId, "upload");
 
