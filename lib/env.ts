@@ -79,6 +79,11 @@ const schema = z
       .positive()
       .max(24 * 60)
       .default(15),
+    /**
+     * The WebAuthn relying party id passkeys are bound to: a registrable domain suffix of APP_URL's
+     * host (default: that host). The expected origin is APP_URL's.
+     */
+    WEBAUTHN_RP_ID: optionalString,
     /** Proxies in front of the server whose X-Forwarded-For entries are trusted for the client's address (0: the socket's peer). */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** Requests per OAuth client per UTC day (D7); lowered in tests. */
