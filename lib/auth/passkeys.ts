@@ -36,6 +36,9 @@ export function relyingParty(): { rpID: string; origin: string } {
 type Purpose = "registration" | "authentication";
 
 async function issueChallenge(challenge: string, purpose: Purpose, userId: string | null, now: Date): Promise<void> {
+  // Anyone may ask for a sign-in challenge: expired ones go as new ones come, so the table holds
+  // at most a few minutes' worth (the daily purge covers a quiet system).
+  await db.webAuthnChallenge.deleteMany({ where: { expiresAt: { lte: now } } });
   await db.webAuthnChallenge.create({ data: { challenge, purpose, userId, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) } });
 }
 
