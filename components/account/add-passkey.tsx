@@ -1,15 +1,15 @@
 "use client";
 
 import { useActionState } from "react";
-import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { startRegistration, WebAuthnError, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import type { SettingsState } from "@/components/settings/action-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import type { FormAction } from "@/lib/web/form-state";
 
-/** What the browser says when the person cancels or no authenticator answers in time. */
-export const PASSKEY_NOT_USED = "No passkey was made (cancelled or timed out). Try again when your device asks.";
+/** What the form says when the person cancels or no authenticator answers in time. */
+const PASSKEY_NOT_USED = "No passkey was made (cancelled or timed out). Try again when your device asks.";
 
 /**
  * Adding a passkey: the name the user gives it, then the browser's passkey dialog (options from
@@ -27,8 +27,9 @@ export function AddPasskey({
     if ("error" in started) return { error: started.error };
     try {
       formData.set("answer", JSON.stringify(await startRegistration({ optionsJSON: started.options })));
-    } catch {
-      return { error: PASSKEY_NOT_USED };
+    } catch (e) {
+      const again = e instanceof WebAuthnError && e.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED";
+      return { error: again ? "This device already holds a passkey for your account." : PASSKEY_NOT_USED };
     }
     return finish(prev, formData);
   }, {});

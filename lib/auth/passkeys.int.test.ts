@@ -6,7 +6,15 @@ import { sha256Hex } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { SoftAuthenticator } from "@/lib/test-support/soft-authenticator";
 import { createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
-import { CHALLENGE_TTL_MS, finishPasskeyRegistration, listPasskeys, relyingParty, removePasskey, startPasskeyRegistration, startPasskeySignIn } from "./passkeys";
+import {
+  CHALLENGE_TTL_MS,
+  finishPasskeyRegistration,
+  listPasskeys,
+  relyingParty,
+  removePasskey,
+  startPasskeyRegistration,
+  startPasskeySignIn,
+} from "./passkeys";
 import { mustEnrolTwoFactor, setRequireTwoFactor } from "./require-two-factor";
 import { attemptPasskeySignIn, attemptPasswordSignIn } from "./verify-credentials";
 
@@ -85,7 +93,12 @@ describe("passkeys", () => {
 
     const late = await startPasskeyRegistration({ userId: user.id });
     await expect(
-      finishPasskeyRegistration({ userId: user.id, name: "Phone", answer: authenticator().register(late), now: new Date(Date.now() + CHALLENGE_TTL_MS + 1000) }),
+      finishPasskeyRegistration({
+        userId: user.id,
+        name: "Phone",
+        answer: authenticator().register(late),
+        now: new Date(Date.now() + CHALLENGE_TTL_MS + 1000),
+      }),
     ).rejects.toMatchObject({ message: expect.stringContaining("expired or was used") });
 
     const theirs = await startPasskeyRegistration({ userId: other.id });

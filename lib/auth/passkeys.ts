@@ -59,7 +59,11 @@ async function takeChallenge(clientDataJSON: string, purpose: Purpose, userId: s
 }
 
 // The shapes @simplewebauthn/browser returns; checked here because they come from the browser.
-const b64url = z.string().min(1).max(16_384).regex(/^[A-Za-z0-9_-]+$/);
+const b64url = z
+  .string()
+  .min(1)
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]+$/);
 const registrationSchema = z.object({
   id: b64url,
   rawId: b64url,
@@ -155,7 +159,13 @@ export async function finishPasskeyRegistration({
   const { rpID, origin } = relyingParty();
   let verification;
   try {
-    verification = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
+    verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
   } catch {
     throw invalidRequest("The passkey could not be checked; start again");
   }

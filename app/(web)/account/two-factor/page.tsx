@@ -36,8 +36,8 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
       title="Two-factor authentication"
       intro={
         <>
-          With two-factor authentication on, signing in as {user.email} takes your password and a second factor: a passkey (your device&apos;s
-          fingerprint, face or PIN, or a security key) or a code from an authenticator app on your phone.
+          With two-factor authentication on, signing in as {user.email} takes your password and a second factor: a passkey (your device&apos;s fingerprint, face
+          or PIN, or a security key) or a code from an authenticator app on your phone.
         </>
       }
     >
