@@ -55,7 +55,14 @@ async function typePassword(page: Page, email: string) {
 async function addPasskey(page: Page, name: string) {
   await page.getByLabel("Name of the new passkey").fill(name);
   await page.getByRole("button", { name: "Add a passkey" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: `Passkey "${name}" added.` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `Passkey "${name}" added.` })).toBeVisible();
+}
+
+/** Signs out from the header of the organization's pages (the account pages have none). */
+async function signOut(page: Page) {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
 }
 
 async function shoot(page: Page, name: string) {
@@ -91,9 +98,7 @@ test("a member adds a passkey, signs out, and signs in with password and passkey
   await expect(page.getByRole("alert").filter({ hasText: "This device already holds a passkey for your account." })).toBeVisible();
   await expect(page.getByTestId("passkey")).toHaveCount(1);
   await shoot(page, "account");
-
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
+  await signOut(page);
 
   // The password alone is not enough now: the page asks for the passkey.
   await typePassword(page, email);
@@ -108,8 +113,7 @@ test("a member adds a passkey, signs out, and signs in with password and passkey
 
   await page.goto("/account/two-factor");
   await expect(page.getByTestId("passkey")).toContainText("last used");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
+  await signOut(page);
 
   // The passkey alone (discoverable, user verified): no email typed.
   await shoot(page, "sign-in");
@@ -119,7 +123,7 @@ test("a member adds a passkey, signs out, and signs in with password and passkey
   // Removal asks first; then the password alone signs in again.
   await page.goto("/account/two-factor");
   await page.getByRole("button", { name: "Remove passkey Work laptop" }).click();
-  const dialog = page.getByRole("dialog");
+  const dialog = page.getByRole("alertdialog", { name: 'Remove the passkey "Work laptop"?' });
   await expect(dialog).toContainText("It is your only second factor");
   await dialog.getByRole("button", { name: "Remove passkey" }).click();
   await expect(page.getByText("No passkeys yet.")).toBeVisible();
@@ -153,10 +157,10 @@ test("an organization that requires two-factor accepts a member whose only facto
   await expect(page.getByRole("heading", { name: "Portals" })).toBeVisible();
 
   // Next time: password and passkey, straight into the organization.
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
+  await signOut(page);
   await typePassword(page, email);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Use your passkey" })).toBeVisible();
   await typePassword(page, email);
   await page.getByRole("button", { name: "Use your passkey" }).click();
   await expect(page.getByTestId("signed-in-as")).toHaveText("Rex Required");
