@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { hashPassword } from "@/lib/auth/password";
@@ -16,6 +17,7 @@ import {
   startPasskeySignIn,
 } from "./passkeys";
 import { mustEnrolTwoFactor, setRequireTwoFactor } from "./require-two-factor";
+import { confirmTotpEnrolment, startTotpEnrolment } from "./two-factor";
 import { attemptPasskeySignIn, attemptPasswordSignIn } from "./verify-credentials";
 
 // Passkeys against the real database and the real @simplewebauthn/server checks, with a software
@@ -153,6 +155,24 @@ describe("passkeys", () => {
     expect((await auditOf(org.id, user.id)).map((a) => a.action)).toEqual(["passkey.added", "two_factor.failed", "two_factor.failed", "two_factor.failed"]);
     expect((await auditOf(org.id, user.id))[1]!.metadata).toEqual({ method: "passkey" });
     expect(await db.authThrottle.findMany({ where: { key: { endsWith: `:ip:${from}` } }, select: { count: true } })).toEqual([{ count: 4 }]);
+  });
+
+  it("offers both factors when the account has a passkey and TOTP; either one signs in", async () => {
+    const user = await userWithPassword();
+    const { device } = await enrol(user.id);
+    const { secret } = await startTotpEnrolment({ userId: user.id, email: user.email });
+    const earlier = new Date(Date.now() - 60_000);
+    await confirmTotpEnrolment({ userId: user.id, code: await generate({ secret, epoch: Math.floor(earlier.getTime() / 1000) }), now: earlier });
+    const from = ip();
+    expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD }, { ip: from })).toEqual({
+      outcome: "second_factor",
+      methods: ["passkey", "totp"],
+    });
+    expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD, code: await generate({ secret }) }, { ip: from })).toMatchObject({
+      outcome: "ok",
+    });
+    const answer = JSON.stringify(device.assert(await startPasskeySignIn({ alone: false })));
+    expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD, passkey: answer }, { ip: from })).toMatchObject({ outcome: "ok" });
   });
 
   it("does not accept another user's passkey as the second factor", async () => {
