@@ -196,13 +196,16 @@ describe("passkeys", () => {
       outcome: "ok",
       user: { id: user.id, email: user.email },
     });
+    const otherHandle = device.assert(await startPasskeySignIn({ alone: true }));
+    otherHandle.response.userHandle = Buffer.from(randomUUID().replace(/-/g, ""), "hex").toString("base64url");
+    expect(await attemptPasskeySignIn({ passkey: JSON.stringify(otherHandle) }, { ip: from }), "naming another account").toEqual({ outcome: "wrong" });
     const unverified = device.assert(await startPasskeySignIn({ alone: true }), { verified: false });
     expect(await attemptPasskeySignIn({ passkey: JSON.stringify(unverified) }, { ip: from }), "presence alone is not enough").toEqual({ outcome: "wrong" });
 
     const stranger = authenticator();
     await enrol((await userWithPassword()).id, stranger);
     await db.passkey.deleteMany({ where: { credentialId: stranger.id } });
-    for (let i = 0; i < 19; i++) {
+    for (let i = 0; i < 18; i++) {
       expect(await attemptPasskeySignIn({ passkey: JSON.stringify(stranger.assert(await startPasskeySignIn({ alone: true }))) }, { ip: from })).toEqual({
         outcome: "wrong",
       });
@@ -212,7 +215,7 @@ describe("passkeys", () => {
     const blocked = await attemptPasskeySignIn({ passkey: JSON.stringify(device.assert(await startPasskeySignIn({ alone: true }))) }, { ip: from });
     expect(blocked).toMatchObject({ outcome: "throttled" });
     // The failure with the user's own passkey counted against the account too; the unknown ones against no account.
-    expect(await db.authThrottle.findUnique({ where: { key: `password:account:${sha256Hex(user.email)}` }, select: { count: true } })).toEqual({ count: 1 });
+    expect(await db.authThrottle.findUnique({ where: { key: `password:account:${sha256Hex(user.email)}` }, select: { count: true } })).toEqual({ count: 2 });
     expect(await db.authThrottle.findUnique({ where: { key: `password:ip:${from}` }, select: { count: true } })).toEqual({ count: 21 });
   });
 

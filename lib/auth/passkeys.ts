@@ -35,6 +35,9 @@ export function relyingParty(): { rpID: string; origin: string } {
 
 type Purpose = "registration" | "authentication";
 
+/** The WebAuthn user handle of an account: its id's 16 bytes (no email or name in it). */
+const userHandleOf = (userId: string) => Buffer.from(userId.replace(/-/g, ""), "hex");
+
 async function issueChallenge(challenge: string, purpose: Purpose, userId: string | null, now: Date): Promise<void> {
   // Anyone may ask for a sign-in challenge: expired ones go as new ones come, so the table holds
   // at most a few minutes' worth (the daily purge covers a quiet system).
@@ -126,7 +129,7 @@ export async function startPasskeyRegistration({ userId, now = new Date() }: { u
     userName: user.email,
     userDisplayName: user.name ?? user.email,
     // The user handle: the account's id, so that a discoverable passkey names its account.
-    userID: new Uint8Array(Buffer.from(userId.replace(/-/g, ""), "hex")),
+    userID: new Uint8Array(userHandleOf(userId)),
     attestationType: "none",
     excludeCredentials: user.passkeys.map((p) => ({ id: p.credentialId, transports: p.transports })),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
@@ -241,6 +244,9 @@ export async function verifyPasskeySignIn({
   const challenge = await takeChallenge(response.response.clientDataJSON, "authentication", null, now);
   if (!passkey) return failed(userId ?? null);
   if (!challenge) return failed(passkey.userId);
+  // A discoverable passkey also names its account; it must be the passkey's owner.
+  const handle = response.response.userHandle;
+  if (handle !== undefined && handle !== userHandleOf(passkey.userId).toString("base64url")) return failed(passkey.userId);
   const { rpID, origin } = relyingParty();
   let newCounter: number;
   try {
