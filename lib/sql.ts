@@ -98,6 +98,10 @@ export function jsonRecordset<A extends string, C extends RecordsetColumns>(json
 /** A text[] parameter (null: a NULL text[]). */
 export const textArray = <T extends readonly string[] | null>(values: T): RawBuilder<T> => text<T>`${values}::text[]`;
 
+/** The elements of an array as a table `alias` whose one column has the same name: `unnest(a) AS s(s)`. */
+export const elements = <A extends string>(array: Expression<readonly string[] | null>, alias: A): AliasedRawBuilder<Record<A, string>, A> =>
+  text<Record<A, string>>`unnest(${array})`.as<A>(text`${text.id(alias)}(${text.id(alias)})`);
+
 /** The elements of `a` that are also in `b`, in `a`'s order: `ARRAY(SELECT s FROM unnest(a) s WHERE s = ANY(b))`. */
 export const intersection = (a: Expression<readonly string[] | null>, b: Expression<readonly string[] | null>): RawBuilder<string[]> =>
   text<string[]>`ARRAY(SELECT s FROM unnest(${a}) s WHERE s = ANY(${b}))`;

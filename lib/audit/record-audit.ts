@@ -39,6 +39,33 @@ export function auditRow(input: AuditInput) {
   };
 }
 
+/** The columns an audit row is inserted with from `auditRecordset`: its id, AUDIT_VALUES, its time. */
+export const AUDIT_COLUMNS = [
+  "id",
+  "orgId",
+  "portalId",
+  "actorType",
+  "actorUserId",
+  "oauthClientId",
+  "action",
+  "targetType",
+  "targetId",
+  "metadata",
+  "createdAt",
+] as const;
+/** The recordset's columns in AUDIT_COLUMNS order (between the id and the time). */
+export const AUDIT_VALUES = [
+  "a.orgId",
+  "a.portalId",
+  "a.actorType",
+  "a.actorUserId",
+  "a.oauthClientId",
+  "a.action",
+  "a.targetType",
+  "a.targetId",
+  "a.metadata",
+] as const;
+
 /** Audit rows as a table `a` of a statement (lib/sql.ts jsonRecordset), to insert them with the change they record. */
 export const auditRecordset = (rows: ReturnType<typeof auditRow>[]) =>
   jsonRecordset(JSON.stringify(rows), "a", {

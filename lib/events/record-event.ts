@@ -48,6 +48,10 @@ export function outboxRow<T extends EventType>(input: RecordEventInput<T>): Outb
  * (0, 1, ...), which the statement turns into createdAt order, so that the relay hands them over
  * in the order they were recorded.
  */
+/** The columns an outbox row is inserted with from `outboxRecordset`: OUTBOX_VALUES, then its times. */
+export const OUTBOX_COLUMNS = ["id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"] as const;
+export const OUTBOX_VALUES = ["e.id", "e.orgId", "e.portalId", "e.type", "e.data"] as const;
+
 export const outboxRecordset = (rows: OutboxRow[]) =>
   jsonRecordset(JSON.stringify(rows.map((row, n) => ({ ...row, n }))), "e", {
     id: "uuid",

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
-import { auditRecordset, auditRow, recordAudit } from "@/lib/audit/record-audit";
+import { AUDIT_COLUMNS, AUDIT_VALUES, auditRecordset, auditRow, recordAudit } from "@/lib/audit/record-audit";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { kickEventRelay } from "@/lib/events/event-relay";
-import { outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
+import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
 import { applyTemplateRequests } from "@/lib/requests/template-requests";
 import { execute, plusInterval, sql, textArray } from "@/lib/sql";
 import { copyFolderTree } from "./copy-folder-tree";
@@ -151,36 +151,20 @@ function insertPortalStatement(p: {
     .with("audit", (db) =>
       db
         .insertInto("AuditLog")
-        .columns(["id", "orgId", "portalId", "actorType", "actorUserId", "oauthClientId", "action", "targetType", "targetId", "metadata", "createdAt"])
+        .columns(AUDIT_COLUMNS)
         .expression(
           db
             .selectFrom(auditRecordset([p.audit]))
-            .select((eb) => [
-              eb.fn<string>("gen_random_uuid").as("id"),
-              "a.orgId",
-              "a.portalId",
-              "a.actorType",
-              "a.actorUserId",
-              "a.oauthClientId",
-              "a.action",
-              "a.targetType",
-              "a.targetId",
-              "a.metadata",
-              eb.cast(eb.val(at), "timestamp(3)").as("createdAt"),
-            ]),
+            .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(at), "timestamp(3)").as("createdAt")]),
         ),
     )
     .insertInto("Event")
-    .columns(["id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"])
+    .columns(OUTBOX_COLUMNS)
     .expression((db) =>
       db
         .selectFrom(outboxRecordset([p.event]))
         .select((eb) => [
-          "e.id",
-          "e.orgId",
-          "e.portalId",
-          "e.type",
-          "e.data",
+          ...OUTBOX_VALUES,
           eb.cast(eb.val(at), "timestamp(3)").as("occurredAt"),
           plusInterval(eb.cast(eb.val(at), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
         ]),

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { auditRecordset, auditRow } from "@/lib/audit/record-audit";
+import { AUDIT_COLUMNS, AUDIT_VALUES, auditRecordset, auditRow } from "@/lib/audit/record-audit";
 import { afterCommit, db } from "@/lib/db";
 import { invalidField, invalidRequest, notFound } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { withChange } from "@/lib/events/with-change";
-import { outboxRecordset, outboxRow, type OutboxRow } from "@/lib/events/record-event";
+import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxRecordset, outboxRow, type OutboxRow } from "@/lib/events/record-event";
 import { isUuid } from "@/lib/ids";
 import { enumValue, jsonRecordset, plusInterval, rows, sql } from "@/lib/sql";
 import { fromApiActionType } from "./action-types";
@@ -219,38 +219,22 @@ function insertTaskStatement(p: {
     .with("audit", (db) =>
       db
         .insertInto("AuditLog")
-        .columns(["id", "orgId", "portalId", "actorType", "actorUserId", "oauthClientId", "action", "targetType", "targetId", "metadata", "createdAt"])
+        .columns(AUDIT_COLUMNS)
         .expression(
           db
             .selectFrom(["task", auditRecordset([p.audit])])
-            .select((eb) => [
-              eb.fn<string>("gen_random_uuid").as("id"),
-              "a.orgId",
-              "a.portalId",
-              "a.actorType",
-              "a.actorUserId",
-              "a.oauthClientId",
-              "a.action",
-              "a.targetType",
-              "a.targetId",
-              "a.metadata",
-              eb.cast(eb.val(at), "timestamp(3)").as("createdAt"),
-            ]),
+            .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(at), "timestamp(3)").as("createdAt")]),
         ),
     )
     .with("outbox", (db) =>
       db
         .insertInto("Event")
-        .columns(["id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"])
+        .columns(OUTBOX_COLUMNS)
         .expression(
           db
             .selectFrom(["task", outboxRecordset(p.events)])
             .select((eb) => [
-              "e.id",
-              "e.orgId",
-              "e.portalId",
-              "e.type",
-              "e.data",
+              ...OUTBOX_VALUES,
               eb.cast(eb.val(at), "timestamp(3)").as("occurredAt"),
               plusInterval(eb.cast(eb.val(at), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
             ]),

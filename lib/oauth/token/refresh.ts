@@ -9,7 +9,7 @@ import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
 import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
 import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
-import { execute, intersection, plusInterval, rows, sql, textArray } from "@/lib/sql";
+import { elements, execute, plusInterval, rows, sql, textArray } from "@/lib/sql";
 
 // grant_type=refresh_token (spec 5.5, D23). Every use rotates; the token just replaced (the
 // previous one, whose child is the chain's current token) still works for 60 s and then answers
@@ -269,7 +269,13 @@ function oneStatementRefresh(p: {
               eb.exists(eb.selectFrom("Membership as m").select(eb.lit(1).as("one")).whereRef("m.orgId", "=", "g.orgId").whereRef("m.userId", "=", "g.userId")),
               eb.or([eb(textArray(p.requested), "is", null), eb("token.scopes", "@>", textArray(p.requested))]),
               // At least one of the requested (or else held) scopes is a known scope the client may still use.
-              eb(intersection(eb.fn.coalesce(textArray(p.requested), "token.scopes"), eb.ref("client.allowedScopes")), "&&", textArray(ALL_SCOPES)),
+              eb.exists(
+                eb
+                  .selectFrom(elements(eb.fn.coalesce(textArray(p.requested), "token.scopes"), "s"))
+                  .select(eb.lit(1).as("one"))
+                  .where((s) => s("s.s", "=", s.fn.any("client.allowedScopes")))
+                  .where((s) => s("s.s", "=", s.fn.any(textArray(ALL_SCOPES)))),
+              ),
             ]),
           )
           .forUpdate("g"),
