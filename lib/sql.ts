@@ -127,3 +127,34 @@ export const constant = <T extends string>(value: T, type: "uuid"): RawBuilder<T
 /** A parameter cast to one of the schema's enum types: `$n::"Type"` (where nothing else gives it its type). */
 export const enumValue = <T extends string>(value: T, type: "TaskActionType" | "TaskStatus" | "AssigneeType" | "ActorType"): RawBuilder<T> =>
   text<T>`${value}::${text.id(type)}`;
+
+/** A parameter's stand-in while a fixed statement is compiled: text no caller sends. */
+const standIn = (key: string) => `\u0000lib/sql:${key}\u0000`;
+
+/**
+ * A statement whose text does not depend on its values, built and compiled once: `build` runs
+ * once with a stand-in for each value, and each call then only puts the values in the places the
+ * stand-ins took among the parameters (no building, no compiling: for the hot paths, about 0.1 ms
+ * of CPU per call less). Every value must reach the statement as a parameter (a `where` value,
+ * `eb.val`, `textArray`...) and must not be read by `build` (no `?? null`, no `.map`): compiling
+ * throws when a value does not appear among the parameters.
+ */
+export function fixedStatement<P extends Record<string, unknown>, Q extends Compilable<unknown>>(
+  keys: readonly (keyof P & string)[],
+  build: (values: P) => Q,
+): (values: P) => Compilable<InferResult<Q>[number]> {
+  let compiledOnce: { query: ReturnType<Q["compile"]>; places: (string | undefined)[] } | undefined;
+  return (values) => {
+    if (!compiledOnce) {
+      const query = build(Object.fromEntries(keys.map((key) => [key, standIn(key)])) as P).compile() as ReturnType<Q["compile"]>;
+      const byStandIn = new Map(keys.map((key) => [standIn(key), key]));
+      const places = query.parameters.map((value) => (typeof value === "string" ? byStandIn.get(value) : undefined));
+      const missing = keys.filter((key) => !places.includes(key));
+      if (missing.length > 0) throw new Error(`fixedStatement: ${missing.join(", ")} not among the statement's parameters`);
+      compiledOnce = { query, places };
+    }
+    const { query, places } = compiledOnce;
+    const parameters = query.parameters.map((value, i) => (places[i] === undefined ? value : values[places[i]]));
+    return { compile: () => ({ ...query, parameters }) } as Compilable<InferResult<Q>[number]>;
+  };
+}

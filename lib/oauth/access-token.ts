@@ -180,7 +180,7 @@ export async function verifyAccessTokenClaims(token: string, audience: string = 
 }
 
 /** The row liveGrantQuery selects: the grant's client (OAuthClient.id), the user's role, D8's gate, the scopes still allowed. */
-export type LiveGrant = InferResult<NonNullable<ReturnType<typeof liveGrantQuery>>>[number];
+export type LiveGrant = InferResult<ReturnType<typeof liveGrantStatement>>[number];
 
 /**
  * What a request may do: the token's scope claim, limited to the grant's scopes and to the
@@ -197,9 +197,17 @@ export function effectiveScopes(claimed: readonly Scope[], live: readonly string
  * scopes that the client is still allowed. Null when the claims' ids are not UUIDs (no such grant
  * can exist).
  */
-export function liveGrantQuery(claims: Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">) {
-  const { grantId, orgId, userId, clientId } = claims;
-  if (![grantId, orgId, userId].every(isUuid)) return null;
+export function liveGrantQuery(claims: GrantClaims) {
+  return grantIdsValid(claims) ? liveGrantStatement(claims) : null;
+}
+
+type GrantClaims = Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">;
+
+/** Whether the claims' ids are UUIDs, as every grant's are (otherwise no grant is looked up). */
+export const grantIdsValid = ({ grantId, orgId, userId }: GrantClaims) => [grantId, orgId, userId].every(isUuid);
+
+/** liveGrantQuery's statement, for ids already checked (grantIdsValid); the admission's statement builds on it. */
+export function liveGrantStatement({ grantId, orgId, userId, clientId }: GrantClaims) {
   return sql
     .selectFrom("OAuthGrant as g")
     .innerJoin("OAuthClient as c", "c.id", "g.clientId")

@@ -9,7 +9,7 @@ import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
 import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
 import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
-import { elements, execute, plusInterval, rows, sql, textArray } from "@/lib/sql";
+import { elements, execute, fixedStatement, plusInterval, rows, sql, textArray } from "@/lib/sql";
 
 // grant_type=refresh_token (spec 5.5, D23). Every use rotates; the token just replaced (the
 // previous one, whose child is the chain's current token) still works for 60 s and then answers
@@ -231,18 +231,10 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
   };
 }
 
-/** The statement of refreshInOneStatement; its text is the same for every call (a prepared statement). */
-function oneStatementRefresh(p: {
-  clientId: string;
-  secretHash: string;
-  tokenHash: string;
-  now: Date;
-  requested: Scope[] | null;
-  childId: string;
-  childHash: string;
-  expiresAt: Date;
-}) {
-  return (
+/** The statement of refreshInOneStatement: the same text on every call (a prepared statement), compiled once. */
+const oneStatementRefresh = fixedStatement(
+  ["clientId", "secretHash", "tokenHash", "now", "requested", "childId", "childHash", "expiresAt"],
+  (p: { clientId: string; secretHash: string; tokenHash: string; now: Date; requested: Scope[] | null; childId: string; childHash: string; expiresAt: Date }) =>
     sql
       .with("client", (db) =>
         db.selectFrom("OAuthClient").select(["id", "clientId", "allowedScopes"]).where("clientId", "=", p.clientId).where("secretHash", "=", p.secretHash),
@@ -322,6 +314,5 @@ function oneStatementRefresh(p: {
       )
       .selectFrom("live_grant as l")
       .innerJoin("child", "child.grantId", "l.id")
-      .select(["l.id as grantId", "l.orgId", "l.userId", "l.resource", "l.clientId", "l.allowedScopes", "l.scopes"])
-  );
-}
+      .select(["l.id as grantId", "l.orgId", "l.userId", "l.resource", "l.clientId", "l.allowedScopes", "l.scopes"]),
+);
