@@ -1,8 +1,7 @@
-import { query } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { liveGrantQuery, type AccessTokenClaims, type LiveGrant } from "@/lib/oauth/access-token";
+import { grantIdsValid, liveGrantStatement, type AccessTokenClaims, type LiveGrant } from "@/lib/oauth/access-token";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { fixedStatement, rows, sql } from "@/lib/sql";
 
 // D7: requests per OAuth client per UTC day, counted by atomic INSERT ... ON CONFLICT DO UPDATE
 // (admitRequest), so concurrent requests never lose a count. Every authenticated request counts, the
@@ -70,8 +69,7 @@ const lanes = new Map<string, Waiter[]>();
  * request still sees every revocation committed before it arrived (its statement starts after).
  */
 export function admitRequest(claims: AccessTokenClaims, now = new Date()): Promise<Admission | null> {
-  const query = liveGrantQuery(claims);
-  if (!query) return Promise.resolve(null);
+  if (!grantIdsValid(claims)) return Promise.resolve(null);
   const day = utcDay(now).toISOString().slice(0, 10);
   const key = `${claims.grantId} ${claims.orgId} ${claims.userId} ${claims.clientId} ${day}`;
   return new Promise((resolve, reject) => {
@@ -81,31 +79,45 @@ export function admitRequest(claims: AccessTokenClaims, now = new Date()): Promi
     lanes.set(key, lane);
     // Started from this request's async context, in which no transaction is open (admission
     // comes before the idempotency transaction), so `db` is the root client.
-    void drain(key, lane, query, day);
+    void drain(key, lane, claims, day);
   });
 }
 
-async function drain(key: string, lane: Waiter[], grant: Prisma.Sql, day: string): Promise<void> {
-  // The grant's statement with $1..$n placeholders (Prisma.Sql's `text`), then the counter's two.
-  const n = grant.values.length;
-  // As 'YYYY-MM-DD' text: a timestamp parameter would be cast to a date in the session's time zone.
-  // One statement, so one snapshot and one round trip: the INSERT's SELECT reads the grant row that
-  // the outer SELECT returns (a revoked grant inserts nothing and returns no row), and ON CONFLICT
-  // DO UPDATE takes the counter row's lock, so concurrent statements (any process) add in turn and
-  // each RETURNING sees the total including its own batch.
-  const text = `
-        WITH g AS (${grant.text}), counted AS (
-          INSERT INTO "RateLimitCounter" ("clientId", "day", "count")
-          SELECT "clientId", $${n + 1}::date, $${n + 2}::int FROM g
-          ON CONFLICT ("clientId", "day") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
-          RETURNING "count"
-        )
-        SELECT g."clientId", g."role", g."apiAccess", g."scopes", (SELECT "count" FROM counted) AS "count" FROM g`;
+/**
+ * The grant's statement (liveGrantStatement) and the count of `requests` in one: one snapshot and
+ * one round trip. The INSERT's SELECT reads the grant row that the outer SELECT returns (a revoked
+ * grant inserts nothing and returns no row), and ON CONFLICT DO UPDATE takes the counter row's
+ * lock, so concurrent statements (any process) add in turn and each RETURNING sees the total
+ * including its own batch. `day` as 'YYYY-MM-DD' text cast to date: a timestamp would be cast to a
+ * date in the session's time zone. Compiled once (fixedStatement): it runs on every API request.
+ */
+const admissionStatement = fixedStatement(
+  ["grantId", "orgId", "userId", "clientId", "day", "requests"],
+  (p: { grantId: string; orgId: string; userId: string; clientId: string; day: string; requests: number }) =>
+    sql
+      .with("g", () => liveGrantStatement(p))
+      .with("counted", (db) =>
+        db
+          .insertInto("RateLimitCounter")
+          .columns(["clientId", "day", "count"])
+          .expression(
+            db.selectFrom("g").select((eb) => ["g.clientId", eb.cast(eb.val(p.day), "date").as("day"), eb.cast(eb.val(p.requests), "integer").as("count")]),
+          )
+          .onConflict((oc) => oc.columns(["clientId", "day"]).doUpdateSet((eb) => ({ count: eb("RateLimitCounter.count", "+", eb.ref("excluded.count")) })))
+          .returning("count"),
+      )
+      .selectFrom("g")
+      .select((eb) => ["g.clientId", "g.role", "g.apiAccess", "g.scopes", eb.selectFrom("counted").select("count").as("count")]),
+);
+
+async function drain(key: string, lane: Waiter[], claims: AccessTokenClaims, day: string): Promise<void> {
   while (lane.length > 0) {
     const batch = lane.splice(0);
     try {
-      // Straight through pg (lib/db query): Prisma's raw query path cost more CPU than the statement.
-      const [row] = await query<LiveGrant & { count: number }>(text, [...grant.values, day, batch.length]);
+      // Straight through pg (lib/sql rows, outside a transaction): Prisma's raw query path cost more CPU than the statement.
+      const [row] = await rows(
+        admissionStatement({ grantId: claims.grantId, orgId: claims.orgId, userId: claims.userId, clientId: claims.clientId, day, requests: batch.length }),
+      );
       const limit = env().API_RATE_LIMIT_PER_DAY;
       batch.forEach((w, i) => {
         if (!row) return w.resolve(null);

@@ -1,5 +1,6 @@
 import type { Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { jsonRecordset } from "@/lib/sql";
 
 /** Who did something: a signed-in user (web), a user through an OAuth client (API), or the system. */
 export type Actor = { type: "user"; userId: string; oauthClientId?: string | null } | { type: "system" };
@@ -22,8 +23,7 @@ export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
 
 /**
  * The audit row's columns (but its id and time), as recordAudit writes them; a change written as
- * one statement (createPortal, createTask) inserts the same values from
- * `jsonb_to_recordset($n::jsonb) AS a${AUDIT_RECORDSET}` over `JSON.stringify([row])`.
+ * one statement (createPortal, createTask) inserts the same values from `auditRecordset([row])`.
  */
 export function auditRow(input: AuditInput) {
   return {
@@ -39,4 +39,43 @@ export function auditRow(input: AuditInput) {
   };
 }
 
-export const AUDIT_RECORDSET = `("orgId" uuid, "portalId" uuid, "actorType" "ActorType", "actorUserId" uuid, "oauthClientId" uuid, "action" text, "targetType" text, "targetId" text, "metadata" jsonb)`;
+/** The columns an audit row is inserted with from `auditRecordset`: its id, AUDIT_VALUES, its time. */
+export const AUDIT_COLUMNS = [
+  "id",
+  "orgId",
+  "portalId",
+  "actorType",
+  "actorUserId",
+  "oauthClientId",
+  "action",
+  "targetType",
+  "targetId",
+  "metadata",
+  "createdAt",
+] as const;
+/** The recordset's columns in AUDIT_COLUMNS order (between the id and the time). */
+export const AUDIT_VALUES = [
+  "a.orgId",
+  "a.portalId",
+  "a.actorType",
+  "a.actorUserId",
+  "a.oauthClientId",
+  "a.action",
+  "a.targetType",
+  "a.targetId",
+  "a.metadata",
+] as const;
+
+/** Audit rows as a table `a` of a statement (lib/sql.ts jsonRecordset), to insert them with the change they record. */
+export const auditRecordset = (rows: ReturnType<typeof auditRow>[]) =>
+  jsonRecordset(JSON.stringify(rows), "a", {
+    orgId: "uuid",
+    portalId: "uuid",
+    actorType: "ActorType",
+    actorUserId: "uuid",
+    oauthClientId: "uuid",
+    action: "text",
+    targetType: "text",
+    targetId: "text",
+    metadata: "jsonb",
+  });

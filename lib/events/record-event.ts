@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db";
+import { jsonRecordset } from "@/lib/sql";
 import { eventDataSchemas, type EventData, type EventType } from "@/lib/events/types";
 
 export type RecordEventInput<T extends EventType> = {
@@ -33,8 +34,8 @@ export interface OutboxRow {
 }
 
 /**
- * The outbox row of an event for a change written as one statement (the hot write paths, issue
- * 17: createPortal, createTask) instead of recordEvent's insert in an interactive transaction.
+ * The outbox row of an event for a change written as one statement (the hot write
+ * paths: createPortal, createTask) instead of recordEvent's insert in an interactive transaction.
  * Validated as recordEvent validates, before anything is written, so a malformed event still
  * writes nothing. The id is made here, as Prisma makes it for recordEvent.
  */
@@ -43,12 +44,20 @@ export function outboxRow<T extends EventType>(input: RecordEventInput<T>): Outb
 }
 
 /**
- * OutboxRows as the parameter of `jsonb_to_recordset($n::jsonb) AS e${OUTBOX_RECORDSET}` in a
- * combined statement; `n` is each row's place (0, 1, ...), which the statement turns into
- * createdAt order, so that the relay hands them over in the order they were recorded.
+ * OutboxRows as a table `e` of a statement (lib/sql.ts jsonRecordset); `n` is each row's place
+ * (0, 1, ...), which the statement turns into createdAt order, so that the relay hands them over
+ * in the order they were recorded.
  */
-export function outboxJson(rows: OutboxRow[]): string {
-  return JSON.stringify(rows.map((row, n) => ({ ...row, n })));
-}
+/** The columns an outbox row is inserted with from `outboxRecordset`: OUTBOX_VALUES, then its times. */
+export const OUTBOX_COLUMNS = ["id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"] as const;
+export const OUTBOX_VALUES = ["e.id", "e.orgId", "e.portalId", "e.type", "e.data"] as const;
 
-export const OUTBOX_RECORDSET = `("id" uuid, "orgId" uuid, "portalId" uuid, "type" text, "data" jsonb, "n" int)`;
+export const outboxRecordset = (rows: OutboxRow[]) =>
+  jsonRecordset(JSON.stringify(rows.map((row, n) => ({ ...row, n }))), "e", {
+    id: "uuid",
+    orgId: "uuid",
+    portalId: "uuid",
+    type: "text",
+    data: "jsonb",
+    n: "int",
+  });

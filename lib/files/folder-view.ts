@@ -1,9 +1,10 @@
 import type { Viewer } from "@/lib/access/viewer";
+import type { OrderByModifiers } from "kysely";
 import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { accessPortal } from "@/lib/portals/get-portal";
+import { constant, rows, sql } from "@/lib/sql";
 
 // One folder of a portal as the portal page shows it: its children a page at a time in the
 // chosen order, with uploader and linked task, the path from the root and the folder tree.
@@ -46,28 +47,17 @@ export interface FolderView {
 // 10,000 files reads its 50 rows, not 10,000 (scripts/bench/folder-view.ts). The uploader sort
 // needs the user's name: files are grouped by uploader first (one small aggregate), and only the
 // uploaders whose files fall on the page are read, each in (uploadedById, name, id) index order.
-const COLUMN: Record<Exclude<FolderSort, "uploader">, Prisma.Sql | null> = {
-  name: null,
-  size: Prisma.sql`f.size`,
-  type: Prisma.sql`f.extension`,
-  date: Prisma.sql`f."registeredAt"`,
-};
-const UPLOADER_KEY = Prisma.sql`COALESCE(u.name, u.email)`;
+const COLUMN = { name: null, size: "f.size", type: "f.extension", date: "f.registeredAt" } as const satisfies Record<
+  Exclude<FolderSort, "uploader">,
+  string | null
+>;
 /**
  * The root's parent in the page indexes: `COALESCE("parentId", nil uuid)` makes "in the root" an
  * equality, which PostgreSQL can use to read an index in order (`"parentId" IS NULL` is not).
  */
 const NIL_ID = "00000000-0000-0000-0000-000000000000";
 /** Written into the SQL as a constant, exactly as in the indexes (a parameter would not match them). */
-const NIL_PARENT = Prisma.raw(`'${NIL_ID}'::uuid`);
-
-type Row = Omit<FolderItem, "uploader" | "task"> & {
-  uploaderId: string | null;
-  uploaderName: string | null;
-  uploaderEmail: string | null;
-  taskId: string | null;
-  taskTitle: string | null;
-};
+const NIL_PARENT = constant(NIL_ID, "uuid");
 
 /**
  * A folder's active children (`folderId` null or "main": the root), sorted by `sort` (`dir`
@@ -97,25 +87,41 @@ export async function getFolderView({
   await accessPortal(viewer, portalId, "listFiles");
   const { orgId } = viewer;
   const id = folderId === "main" ? null : folderId;
-  const direction = dir === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  // The parent as the page indexes have it (an equality for the root too; see NIL_PARENT).
-  const children = Prisma.sql`f."orgId" = ${orgId}::uuid AND f."portalId" = ${portalId}::uuid
-      AND COALESCE(f."parentId", ${NIL_PARENT}) = ${id ?? NIL_ID}::uuid AND f.status = 'registered' AND f."deletedAt" IS NULL`;
-  const where = (isFolder: boolean) => Prisma.sql`${children} AND f."isFolder" = ${isFolder}`;
+  const direction = dir === "desc" ? "desc" : "asc";
   const offset = (page - 1) * pageSize;
   if (id !== null && !isUuid(id)) throw notFound("Folder");
+  // The folder's active children; the parent as the page indexes have it (an equality for the root too; see NIL_PARENT).
+  const children = sql
+    .selectFrom("FileEntry as f")
+    .where("f.orgId", "=", orgId)
+    .where("f.portalId", "=", portalId)
+    .where((eb) => eb(eb.fn.coalesce("f.parentId", NIL_PARENT), "=", id ?? NIL_ID))
+    .where("f.status", "=", "registered")
+    .where("f.deletedAt", "is", null);
+  const ofKind = (isFolder: boolean) => children.where("f.isFolder", "=", isFolder);
+  // The uploader sort's key: the uploader's name, else e-mail; files without uploader last.
+  const uploaderKey: OrderByModifiers = (ob) => (direction === "desc" ? ob.desc() : ob.asc()).nullsLast();
 
   // One aggregate places the page: the number of folders and of files (per uploader for that sort, in its order).
   const [breadcrumbs, counts] = await Promise.all([
     id === null ? Promise.resolve([]) : folderPath(orgId, portalId, id),
     sort === "uploader"
-      ? db.$queryRaw<{ folder: boolean; uid: string | null; n: number }[]>`
-          SELECT g.folder, g.uid::text AS uid, g.n FROM (
-            SELECT f."isFolder" AS folder, f."uploadedById" AS uid, COUNT(*)::int AS n FROM "FileEntry" f WHERE ${children} GROUP BY 1, 2
-          ) g LEFT JOIN "User" u ON u.id = g.uid
-          ORDER BY ${UPLOADER_KEY} ${direction} NULLS LAST, g.uid ${direction}`
-      : db.$queryRaw<{ folder: boolean; uid: null; n: number }[]>`
-          SELECT f."isFolder" AS folder, NULL AS uid, COUNT(*)::int AS n FROM "FileEntry" f WHERE ${children} GROUP BY 1`,
+      ? rows(
+          sql
+            .selectFrom(
+              children
+                .select((eb) => ["f.isFolder as folder", "f.uploadedById as uid", eb.cast<number>(eb.fn.countAll(), "integer").as("n")])
+                .groupBy(["f.isFolder", "f.uploadedById"])
+                .as("g"),
+            )
+            .leftJoin("User as u", "u.id", "g.uid")
+            .select(["g.folder", "g.uid", "g.n"])
+            .orderBy((eb) => eb.fn.coalesce("u.name", "u.email"), uploaderKey)
+            .orderBy("g.uid", direction),
+        )
+      : rows(
+          children.select((eb) => ["f.isFolder as folder", eb.lit(null).as("uid"), eb.cast<number>(eb.fn.countAll(), "integer").as("n")]).groupBy("f.isFolder"),
+        ),
   ]);
   const folders = counts.filter((c) => c.folder).reduce((sum, c) => sum + c.n, 0);
   const groups = counts.filter((c) => !c.folder);
@@ -124,52 +130,67 @@ export async function getFolderView({
   const fileSkip = Math.max(0, offset - folders);
   const fileTake = pageSize - folderTake;
 
-  const details = (pageIds: Prisma.Sql, order: Prisma.Sql) => db.$queryRaw<Row[]>`
-      SELECT f.id::text AS id, f.name, f."isFolder", f.size, f.extension, f."contentType", COALESCE(f."registeredAt", f."createdAt") AS "uploadedAt",
-             u.id::text AS "uploaderId", u.name AS "uploaderName", u.email AS "uploaderEmail",
-             t.id::text AS "taskId", t.title AS "taskTitle"
-      FROM (${pageIds}) p
-      JOIN "FileEntry" f ON f.id = p.id
-      LEFT JOIN "User" u ON u.id = f."uploadedById"
-      LEFT JOIN "Task" t ON t.id = f."taskId" AND t."deletedAt" IS NULL
-      ORDER BY ${order}`;
-  const ordered = (key: Prisma.Sql | null) =>
-    key ? Prisma.sql`${key} ${direction}, f.name ${direction}, f.id ${direction}` : Prisma.sql`f.name ${direction}, f.id ${direction}`;
-  const uploaderOrder = Prisma.sql`${UPLOADER_KEY} ${direction} NULLS LAST, f."uploadedById" ${direction}, f.name ${direction}, f.id ${direction}`;
+  // Each page's ids in index order, then their details (uploader, linked task) in the same order.
+  // Ties by name then id, every key in the chosen direction.
+  const keys = [...(sort === "uploader" || COLUMN[sort] === null ? [] : [COLUMN[sort]]), "f.name", "f.id"] as const;
+  const idsOf = (isFolder: boolean) => ofKind(isFolder).select("f.id");
+  type PageIds = ReturnType<typeof idsOf>;
+  const inOrder = (q: PageIds) => keys.reduce((ordered, key) => ordered.orderBy(key, direction), q);
+  const byUploader = (q: PageIds) =>
+    inOrder(
+      q
+        .leftJoin("User as u", "u.id", "f.uploadedById")
+        .orderBy((eb) => eb.fn.coalesce("u.name", "u.email"), uploaderKey)
+        .orderBy("f.uploadedById", direction),
+    );
+  const details = (pageIds: PageIds, uploaderOrder: boolean) => {
+    const joined = sql
+      .selectFrom(pageIds.as("p"))
+      .innerJoin("FileEntry as f", "f.id", "p.id")
+      .leftJoin("User as u", "u.id", "f.uploadedById")
+      .leftJoin("Task as t", (join) => join.onRef("t.id", "=", "f.taskId").on("t.deletedAt", "is", null))
+      .select((eb) => [
+        "f.id",
+        "f.name",
+        "f.isFolder",
+        "f.size",
+        "f.extension",
+        "f.contentType",
+        eb.fn.coalesce("f.registeredAt", "f.createdAt").as("uploadedAt"),
+        "u.id as uploaderId",
+        "u.name as uploaderName",
+        "u.email as uploaderEmail",
+        "t.id as taskId",
+        "t.title as taskTitle",
+      ]);
+    const ordered = uploaderOrder ? joined.orderBy((eb) => eb.fn.coalesce("u.name", "u.email"), uploaderKey).orderBy("f.uploadedById", direction) : joined;
+    return rows(keys.reduce((q, key) => q.orderBy(key, direction), ordered));
+  };
 
   const folderRows =
     folderTake === 0
       ? Promise.resolve([])
-      : sort === "uploader"
-        ? details(
-            Prisma.sql`SELECT f.id FROM "FileEntry" f LEFT JOIN "User" u ON u.id = f."uploadedById" WHERE ${where(true)} ORDER BY ${uploaderOrder} LIMIT ${folderTake} OFFSET ${offset}`,
-            uploaderOrder,
-          )
-        : details(
-            Prisma.sql`SELECT f.id FROM "FileEntry" f WHERE ${where(true)} ORDER BY ${ordered(COLUMN[sort])} LIMIT ${folderTake} OFFSET ${offset}`,
-            ordered(COLUMN[sort]),
-          );
+      : details((sort === "uploader" ? byUploader : inOrder)(idsOf(true)).limit(folderTake).offset(offset), sort === "uploader");
 
-  let fileRows: Promise<Row[][]>;
+  let fileRows: Promise<Awaited<ReturnType<typeof details>>[]>;
   if (fileTake === 0 || fileSkip >= files) fileRows = Promise.resolve([]);
   else if (sort !== "uploader") {
-    const order = ordered(COLUMN[sort]);
-    fileRows = Promise.all([
-      details(Prisma.sql`SELECT f.id FROM "FileEntry" f WHERE ${where(false)} ORDER BY ${order} LIMIT ${fileTake} OFFSET ${fileSkip}`, order),
-    ]);
+    fileRows = Promise.all([details(inOrder(idsOf(false)).limit(fileTake).offset(fileSkip), false)]);
   } else {
     // The uploaders whose files overlap the page, each read from where the page starts in it.
-    const reads: Promise<Row[]>[] = [];
+    const reads: ReturnType<typeof details>[] = [];
     let before = 0;
     for (const g of groups) {
       const from = Math.max(fileSkip, before);
       const to = Math.min(fileSkip + fileTake, before + g.n);
       if (from < to) {
-        const byUploader = g.uid === null ? Prisma.sql`f."uploadedById" IS NULL` : Prisma.sql`f."uploadedById" = ${g.uid}::uuid`;
+        const ofUploader = g.uid === null ? ofKind(false).where("f.uploadedById", "is", null) : ofKind(false).where("f.uploadedById", "=", g.uid);
         reads.push(
           details(
-            Prisma.sql`SELECT f.id FROM "FileEntry" f WHERE ${where(false)} AND ${byUploader} ORDER BY ${ordered(null)} LIMIT ${to - from} OFFSET ${from - before}`,
-            ordered(null),
+            inOrder(ofUploader.select("f.id"))
+              .limit(to - from)
+              .offset(from - before),
+            false,
           ),
         );
       }
@@ -179,14 +200,14 @@ export async function getFolderView({
     fileRows = Promise.all(reads);
   }
   const [folderPage, filePages] = await Promise.all([folderRows, fileRows]);
-  const rows = [...folderPage, ...filePages.flat()];
+  const entries = [...folderPage, ...filePages.flat()];
   return {
     folder: breadcrumbs.at(-1) ?? null,
     breadcrumbs,
     total: folders + files,
     page,
     pageSize,
-    items: rows.map((r) => ({
+    items: entries.map((r) => ({
       id: r.id,
       name: r.name,
       isFolder: r.isFolder,
@@ -214,17 +235,31 @@ export async function getFolderPath({ viewer, portalId, folderId }: { viewer: Vi
 /** The active folders from the root down to `folderId`; 404 "Folder" when it is not an active folder of the portal. */
 async function folderPath(orgId: string, portalId: string, folderId: string): Promise<FolderCrumb[]> {
   if (!isUuid(folderId)) throw notFound("Folder");
-  const rows = await db.$queryRaw<(FolderCrumb & { depth: number })[]>`
-    WITH RECURSIVE up AS (
-      SELECT id, name, "parentId", 0 AS depth FROM "FileEntry"
-      WHERE id = ${folderId}::uuid AND "orgId" = ${orgId}::uuid AND "portalId" = ${portalId}::uuid
-        AND "isFolder" AND status = 'registered' AND "deletedAt" IS NULL
-      UNION ALL
-      SELECT f.id, f.name, f."parentId", up.depth + 1 FROM "FileEntry" f JOIN up ON f.id = up."parentId"
-    )
-    SELECT id::text AS id, name, depth FROM up ORDER BY depth DESC`;
-  if (rows.length === 0) throw notFound("Folder");
-  return rows.map(({ id, name }) => ({ id, name }));
+  const path = await rows(
+    sql
+      .withRecursive("up(id, name, parentId, depth)", (db) =>
+        db
+          .selectFrom("FileEntry")
+          .select((eb) => ["id", "name", "parentId", eb.lit(0).as("depth")])
+          .where("id", "=", folderId)
+          .where("orgId", "=", orgId)
+          .where("portalId", "=", portalId)
+          .where("isFolder", "=", true)
+          .where("status", "=", "registered")
+          .where("deletedAt", "is", null)
+          .unionAll(
+            db
+              .selectFrom("FileEntry as f")
+              .innerJoin("up", "up.parentId", "f.id")
+              .select((eb) => ["f.id", "f.name", "f.parentId", eb("up.depth", "+", 1).as("depth")]),
+          ),
+      )
+      .selectFrom("up")
+      .select(["id", "name", "depth"])
+      .orderBy("depth", "desc"),
+  );
+  if (path.length === 0) throw notFound("Folder");
+  return path.map(({ id, name }) => ({ id, name }));
 }
 
 export interface FolderTreeNode extends FolderCrumb {

@@ -1,14 +1,14 @@
 import { randomUUID, sign, verify, type KeyObject } from "node:crypto";
 import { SignJWT } from "jose";
-import { db } from "@/lib/db";
+import type { InferResult } from "kysely";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { Prisma, type MemberRole } from "@/lib/generated/prisma/client";
+import type { MemberRole } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
-import { apiAccessSql } from "@/lib/oauth/clients/api-access";
 import { apiResource, audienceOf } from "@/lib/oauth/resource";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { isScope, type Scope } from "@/lib/oauth/scopes";
+import { intersection, rows, sql } from "@/lib/sql";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).
 
@@ -179,16 +179,8 @@ export async function verifyAccessTokenClaims(token: string, audience: string = 
   return { userId: sub, orgId: org_id, clientId: client_id, grantId: grant_id, scopes: scope.split(" ").filter(isScope), jti, expiresAt: new Date(exp * 1000) };
 }
 
-/** The row liveGrantQuery selects. */
-export interface LiveGrant {
-  /** OAuthClient.id */
-  clientId: string;
-  role: MemberRole;
-  /** D8: whether the organization may use the API now (enterprise plan, API enabled). */
-  apiAccess: boolean;
-  /** The grant's scopes that the client is still allowed now (effectiveScopes adds the token's claim). */
-  scopes: string[];
-}
+/** The row liveGrantQuery selects: the grant's client (OAuthClient.id), the user's role, D8's gate, the scopes still allowed. */
+export type LiveGrant = InferResult<ReturnType<typeof liveGrantStatement>>[number];
 
 /**
  * What a request may do: the token's scope claim, limited to the grant's scopes and to the
@@ -205,18 +197,38 @@ export function effectiveScopes(claimed: readonly Scope[], live: readonly string
  * scopes that the client is still allowed. Null when the claims' ids are not UUIDs (no such grant
  * can exist).
  */
-export function liveGrantQuery(claims: Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">): Prisma.Sql | null {
-  const { grantId, orgId, userId, clientId } = claims;
-  if (![grantId, orgId, userId].every(isUuid)) return null;
-  return Prisma.sql`
-    SELECT g."clientId", m."role"::text AS "role", ${apiAccessSql} AS "apiAccess",
-      ARRAY(SELECT s FROM unnest(g."scopes") s WHERE s = ANY(c."allowedScopes")) AS "scopes"
-    FROM "OAuthGrant" g
-    JOIN "OAuthClient" c ON c."id" = g."clientId"
-    JOIN "Membership" m ON m."orgId" = g."orgId" AND m."userId" = g."userId"
-    JOIN "Organization" o ON o."id" = g."orgId"
-    WHERE g."id" = ${grantId}::uuid AND g."orgId" = ${orgId}::uuid AND g."userId" = ${userId}::uuid
-      AND g."revokedAt" IS NULL AND c."clientId" = ${clientId}`;
+export function liveGrantQuery(claims: GrantClaims) {
+  return grantIdsValid(claims) ? liveGrantStatement(claims) : null;
+}
+
+type GrantClaims = Pick<AccessTokenClaims, "grantId" | "orgId" | "userId" | "clientId">;
+
+/** Whether the claims' ids are UUIDs, as every grant's are (otherwise no grant is looked up). */
+export const grantIdsValid = ({ grantId, orgId, userId }: GrantClaims) => [grantId, orgId, userId].every(isUuid);
+
+/** liveGrantQuery's statement, for ids already checked (grantIdsValid); the admission's statement builds on it. */
+export function liveGrantStatement({ grantId, orgId, userId, clientId }: GrantClaims) {
+  return sql
+    .selectFrom("OAuthGrant as g")
+    .innerJoin("OAuthClient as c", "c.id", "g.clientId")
+    .innerJoin("Membership as m", (join) => join.onRef("m.orgId", "=", "g.orgId").onRef("m.userId", "=", "g.userId"))
+    .innerJoin("Organization as o", "o.id", "g.orgId")
+    .select((eb) => [
+      "g.clientId",
+      eb.cast<MemberRole>("m.role", "text").as("role"),
+      // D8: whether the organization may use the API now (enterprise plan, API enabled).
+      eb
+        .and([eb("o.plan", "=", "enterprise"), eb.ref("o.apiEnabled")])
+        .$castTo<boolean>()
+        .as("apiAccess"),
+      // The grant's scopes that the client is still allowed now (effectiveScopes adds the token's claim).
+      intersection(eb.ref("g.scopes"), eb.ref("c.allowedScopes")).as("scopes"),
+    ])
+    .where("g.id", "=", grantId)
+    .where("g.orgId", "=", orgId)
+    .where("g.userId", "=", userId)
+    .where("g.revokedAt", "is", null)
+    .where("c.clientId", "=", clientId);
 }
 
 export const grantRevoked = () => invalidToken("The access token has been revoked");
@@ -229,7 +241,7 @@ export const grantRevoked = () => invalidToken("The access token has been revoke
 export async function verifyAccessToken(token: string): Promise<VerifiedAccessToken> {
   const claims = await verifyAccessTokenClaims(token);
   const query = liveGrantQuery(claims);
-  const [grant] = query ? await db.$queryRaw<LiveGrant[]>(query) : [];
+  const [grant] = query ? await rows(query) : [];
   if (!grant) throw grantRevoked();
   return { ...claims, scopes: effectiveScopes(claims.scopes, grant.scopes), clientRecordId: grant.clientId, role: grant.role };
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
-import { AUDIT_RECORDSET, auditRow, recordAudit } from "@/lib/audit/record-audit";
-import { query } from "@/lib/db";
+import { AUDIT_COLUMNS, AUDIT_VALUES, auditRecordset, auditRow, recordAudit } from "@/lib/audit/record-audit";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { kickEventRelay } from "@/lib/events/event-relay";
-import { OUTBOX_RECORDSET, outboxJson, outboxRow, recordEvent } from "@/lib/events/record-event";
+import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
 import { applyTemplateRequests } from "@/lib/requests/template-requests";
+import { execute, plusInterval, sql, textArray } from "@/lib/sql";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
@@ -95,17 +95,7 @@ async function createPlainPortal({
     metadata: { name, tags, is_template: isTemplate, template_id: null, folders_copied: 0 },
   });
   const event = outboxRow({ orgId, portalId, type: "portal.created", data: { created_by: createdById, tags, is_template: isTemplate } });
-  await query(INSERT_PORTAL, [
-    portalId,
-    orgId,
-    name,
-    JSON.stringify(tags),
-    isTemplate,
-    createdById,
-    createdAt.toISOString(),
-    JSON.stringify([audit]),
-    outboxJson([event]),
-  ]);
+  await execute(insertPortalStatement({ portalId, orgId, name, tags, isTemplate, createdById, createdAt, audit, event }));
   kickEventRelay();
   return {
     id: portalId,
@@ -131,15 +121,52 @@ async function createPlainPortal({
  * them; foreign keys are checked at the end of the statement, when it exists. Timestamps are UTC
  * wall time (an ISO string cast to timestamp), as Prisma writes them.
  */
-const INSERT_PORTAL = `
-WITH portal AS (
-  INSERT INTO "Portal" ("id", "orgId", "name", "tags", "workflowStateId", "archived", "isTemplate", "createdById", "createdAt", "updatedAt")
-  VALUES ($1::uuid, $2::uuid, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)), NULL, false, $5::boolean, $6::uuid, $7::timestamp(3), $7::timestamp(3))
-), audit AS (
-  INSERT INTO "AuditLog" ("id", "orgId", "portalId", "actorType", "actorUserId", "oauthClientId", "action", "targetType", "targetId", "metadata", "createdAt")
-  SELECT gen_random_uuid(), a."orgId", a."portalId", a."actorType", a."actorUserId", a."oauthClientId", a."action", a."targetType", a."targetId", a."metadata", $7::timestamp(3)
-  FROM jsonb_to_recordset($8::jsonb) AS a${AUDIT_RECORDSET}
-)
-INSERT INTO "Event" ("id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt")
-SELECT e."id", e."orgId", e."portalId", e."type", e."data", $7::timestamp(3), $7::timestamp(3) + e."n" * interval '1 millisecond'
-FROM jsonb_to_recordset($9::jsonb) AS e${OUTBOX_RECORDSET}`;
+function insertPortalStatement(p: {
+  portalId: string;
+  orgId: string;
+  name: string;
+  tags: string[];
+  isTemplate: boolean;
+  createdById: string | null;
+  createdAt: Date;
+  audit: ReturnType<typeof auditRow>;
+  event: ReturnType<typeof outboxRow>;
+}) {
+  const at = p.createdAt;
+  return sql
+    .with("portal", (db) =>
+      db.insertInto("Portal").values({
+        id: p.portalId,
+        orgId: p.orgId,
+        name: p.name,
+        tags: textArray(p.tags),
+        workflowStateId: null,
+        archived: false,
+        isTemplate: p.isTemplate,
+        createdById: p.createdById,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    )
+    .with("audit", (db) =>
+      db
+        .insertInto("AuditLog")
+        .columns(AUDIT_COLUMNS)
+        .expression(
+          db
+            .selectFrom(auditRecordset([p.audit]))
+            .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(at), "timestamp(3)").as("createdAt")]),
+        ),
+    )
+    .insertInto("Event")
+    .columns(OUTBOX_COLUMNS)
+    .expression((db) =>
+      db
+        .selectFrom(outboxRecordset([p.event]))
+        .select((eb) => [
+          ...OUTBOX_VALUES,
+          eb.cast(eb.val(at), "timestamp(3)").as("occurredAt"),
+          plusInterval(eb.cast(eb.val(at), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
+        ]),
+    );
+}

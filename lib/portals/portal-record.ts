@@ -1,8 +1,11 @@
 import { portalScope, portalWhere, type PortalAction } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
-import { db, query } from "@/lib/db";
-import { Prisma, type PartnerLinkStatus } from "@/lib/generated/prisma/client";
+import type { InferResult } from "kysely";
+import { jsonBuildObject } from "kysely/helpers/postgres";
+import { db } from "@/lib/db";
+import type { Prisma, PartnerLinkStatus } from "@/lib/generated/prisma/client";
 import type { Cursor } from "@/lib/pagination";
+import { isoText, rows, sql } from "@/lib/sql";
 
 // A portal as every reader needs it (API responses, web pages): its row, workflow state,
 // external ids, partner link and task counters. Counters are counted from the non-deleted tasks
@@ -92,13 +95,7 @@ export async function loadPortalRecords({
  * UTC with milliseconds (what Date#toISOString writes), so that the API's list builds its
  * response from rows without making a Date (lib/portals/to-response.ts toPortalBody).
  */
-export interface PortalRow extends Omit<PortalRecord, "workflowState" | "partnerLink" | "lastActivityAt" | "createdAt"> {
-  workflowStateId: string | null;
-  workflowStateName: string | null;
-  partnerLink: (Omit<PartnerLinkRecord, "verifiedAt"> & { verifiedAt: string | null }) | null;
-  lastActivityAt: string | null;
-  createdAt: string;
-}
+export type PortalRow = InferResult<ReturnType<typeof portalPageStatement>>[number];
 
 /** A row's workflow state: both columns, or none. */
 export const workflowStateOf = (id: string | null, name: string | null): PortalRecord["workflowState"] => (id !== null && name !== null ? { id, name } : null);
@@ -114,29 +111,28 @@ export function portalRecordOf({ workflowStateId, workflowStateName, ...row }: P
   };
 }
 
-/** A timestamp(3) column (UTC wall time) as Date#toISOString writes it. */
-const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * Portals on which the viewer may do `action`, as loadPortalRecords returns them (but as rows,
  * see PortalRow), in one statement (the API's portal list and single portal reads, instead of six
  * queries): with workflow state, external ids, partner link (only while the partner
  * integration is connected, D9) and task counters. Ordered by creation (D5), strictly after
- * `cursor`. Sent straight through pg (lib/db `query`): Prisma's raw query path and row mapping cost
- * more CPU than the statement itself. Objects are built by PostgreSQL (json_build_object,
+ * `cursor`. Sent through lib/sql.ts `rows`, straight through pg outside a transaction: Prisma's raw
+ * query path and row mapping cost more CPU than the statement itself. Objects are built by PostgreSQL (json_build_object,
  * json_object_agg) and parsed by pg in one JSON.parse each.
  */
 export async function loadPortalPage({
   viewer,
   action = "view",
-  portalId,
-  templatesOnly,
-  externalId,
-  cursor,
-  take,
+  ...filters
 }: {
   viewer: Viewer;
   action?: PortalAction;
+} & PageFilters): Promise<PortalRow[]> {
+  const { orgId, portalIds } = portalScope(viewer, action);
+  return rows(portalPageStatement({ orgId, portalIds, ...filters }));
+}
+
+interface PageFilters {
   /** Only this portal (loadPortal). */
   portalId?: string;
   /** Templates only (true), portals only (false), or both (undefined). */
@@ -145,44 +141,104 @@ export async function loadPortalPage({
   externalId?: { systemKey: string; value: string };
   cursor?: Cursor;
   take?: number;
-}): Promise<PortalRow[]> {
-  const { orgId, portalIds } = portalScope(viewer, action);
-  const values: unknown[] = [orgId];
-  /** The next placeholder, for `value`. */
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const where = [`p."orgId" = $1::uuid AND p."deletedAt" IS NULL`];
-  if (templatesOnly !== undefined) where.push(`p."isTemplate" = ${param(templatesOnly)}::boolean`);
-  if (portalId !== undefined) where.push(`p."id" = ${param(portalId)}::uuid`);
-  if (portalIds) where.push(`p."id" = ANY(${param(portalIds)}::uuid[])`);
-  if (externalId) {
-    where.push(`EXISTS (SELECT 1 FROM "ExternalSystemId" x
-      WHERE x."portalId" = p."id" AND x."orgId" = $1::uuid AND x."systemKey" = ${param(externalId.systemKey)} AND x."value" = ${param(externalId.value)})`);
-  }
-  // timestamp(3) columns hold UTC: the ISO string cast to timestamp keeps its UTC wall time.
-  if (cursor) where.push(`(p."createdAt", p."id") > (${param(cursor.createdAt.toISOString())}::timestamp, ${param(cursor.id)}::uuid)`);
-  const limit = take === undefined ? "" : `LIMIT ${param(take)}::int`;
-  // External ids as one JSON object per portal, in system-key order as the ORM read gives them
-  // (json keeps the aggregation's order; a portal has one id per system key, so no key repeats).
-  return query<PortalRow>(
-    `SELECT p."id", p."orgId", p."name", p."tags", p."archived", p."isTemplate",
-      ${iso(`p."lastActivityAt"`)} AS "lastActivityAt", ${iso(`p."createdAt"`)} AS "createdAt", p."createdById",
-      w."id" AS "workflowStateId", w."name" AS "workflowStateName",
-      COALESCE((SELECT json_object_agg(e."system", e."value" ORDER BY e."systemKey") FROM "ExternalSystemId" e WHERE e."portalId" = p."id"), '{}') AS "externalSystemIds",
-      CASE WHEN EXISTS (SELECT 1 FROM "PartnerConnection" pc WHERE pc."orgId" = $1::uuid AND pc."status" = 'connected') THEN (
-        SELECT json_build_object('status', l."status", 'customerId', l."customerId", 'tenantId', l."tenantId", 'displayName', l."displayName",
-          'verifiedAt', ${iso(`l."verifiedAt"`)}, 'error', l."error")
-        FROM "PartnerLink" l WHERE l."portalId" = p."id"
-      ) END AS "partnerLink",
-      tc."open" AS "openTaskCount", tc."done" AS "doneTaskCount"
-    FROM "Portal" p
-    LEFT JOIN "WorkflowState" w ON w."id" = p."workflowStateId"
-    CROSS JOIN LATERAL (
-      SELECT (count(*) FILTER (WHERE t."status" = 'Open'))::int AS "open", (count(*) FILTER (WHERE t."status" = 'Done'))::int AS "done"
-      FROM "Task" t WHERE t."portalId" = p."id" AND t."orgId" = p."orgId" AND t."deletedAt" IS NULL
-    ) tc
-    WHERE ${where.join(" AND ")}
-    ORDER BY p."createdAt", p."id"
-    ${limit}`,
-    values,
+}
+
+function portalPageStatement({
+  orgId,
+  portalIds,
+  portalId,
+  templatesOnly,
+  externalId,
+  cursor,
+  take,
+}: { orgId: string; portalIds: string[] | null | undefined } & PageFilters) {
+  return (
+    sql
+      .selectFrom("Portal as p")
+      .leftJoin("WorkflowState as w", "w.id", "p.workflowStateId")
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom("Task as t")
+          .select((t) => [
+            t.cast<number>(t.fn.countAll().filterWhere("t.status", "=", "Open"), "integer").as("open"),
+            t.cast<number>(t.fn.countAll().filterWhere("t.status", "=", "Done"), "integer").as("done"),
+          ])
+          .whereRef("t.portalId", "=", "p.id")
+          .whereRef("t.orgId", "=", "p.orgId")
+          .where("t.deletedAt", "is", null)
+          .as("tc"),
+      )
+      .select((eb) => [
+        "p.id",
+        "p.orgId",
+        "p.name",
+        "p.tags",
+        "p.archived",
+        "p.isTemplate",
+        isoText(eb.ref("p.lastActivityAt")).as("lastActivityAt"),
+        isoText(eb.ref("p.createdAt")).as("createdAt"),
+        "p.createdById",
+        "w.id as workflowStateId",
+        "w.name as workflowStateName",
+        // External ids as one JSON object per portal, in system-key order as the ORM read gives them
+        // (json keeps the aggregation's order; a portal has one id per system key, so no key repeats).
+        eb.fn
+          .coalesce(
+            eb
+              .selectFrom("ExternalSystemId as e")
+              .select((e) => e.fn.agg<Record<string, string>>("json_object_agg", ["e.system", "e.value"]).orderBy("e.systemKey").as("ids"))
+              .whereRef("e.portalId", "=", "p.id"),
+            eb.cast<Record<string, string>>(eb.val("{}"), "json"),
+          )
+          .as("externalSystemIds"),
+        // Only while the partner integration is connected (D9).
+        eb
+          .case()
+          .when(
+            eb.exists(eb.selectFrom("PartnerConnection as pc").select(eb.lit(1).as("one")).where("pc.orgId", "=", orgId).where("pc.status", "=", "connected")),
+          )
+          .then(
+            eb
+              .selectFrom("PartnerLink as l")
+              .select((l) =>
+                jsonBuildObject({
+                  status: l.ref("l.status"),
+                  customerId: l.ref("l.customerId"),
+                  tenantId: l.ref("l.tenantId"),
+                  displayName: l.ref("l.displayName"),
+                  verifiedAt: isoText(l.ref("l.verifiedAt")),
+                  error: l.ref("l.error"),
+                }).as("link"),
+              )
+              .whereRef("l.portalId", "=", "p.id"),
+          )
+          .end()
+          .as("partnerLink"),
+        "tc.open as openTaskCount",
+        "tc.done as doneTaskCount",
+      ])
+      .where("p.orgId", "=", orgId)
+      .where("p.deletedAt", "is", null)
+      .$if(templatesOnly !== undefined, (q) => q.where("p.isTemplate", "=", templatesOnly!))
+      .$if(portalId !== undefined, (q) => q.where("p.id", "=", portalId!))
+      .$if(!!portalIds, (q) => q.where((eb) => eb("p.id", "=", eb.fn.any(eb.val(portalIds!)))))
+      .$if(!!externalId, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("ExternalSystemId as x")
+              .select(eb.lit(1).as("one"))
+              .whereRef("x.portalId", "=", "p.id")
+              .where("x.orgId", "=", orgId)
+              .where("x.systemKey", "=", externalId!.systemKey)
+              .where("x.value", "=", externalId!.value),
+          ),
+        ),
+      )
+      // Strictly after the cursor in creation order (D5).
+      .$if(!!cursor, (q) => q.where((eb) => eb(eb.refTuple("p.createdAt", "p.id"), ">", eb.tuple(cursor!.createdAt, cursor!.id))))
+      .orderBy("p.createdAt")
+      .orderBy("p.id")
+      .$if(take !== undefined, (q) => q.limit(take!))
   );
 }

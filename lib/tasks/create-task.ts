@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { requirePortal } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { AUDIT_RECORDSET, auditRow } from "@/lib/audit/record-audit";
-import { afterCommit, db, query } from "@/lib/db";
+import { AUDIT_COLUMNS, AUDIT_VALUES, auditRecordset, auditRow } from "@/lib/audit/record-audit";
+import { afterCommit, db } from "@/lib/db";
 import { invalidField, invalidRequest, notFound } from "@/lib/errors";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { withChange } from "@/lib/events/with-change";
-import { OUTBOX_RECORDSET, outboxJson, outboxRow, type OutboxRow } from "@/lib/events/record-event";
+import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxRecordset, outboxRow, type OutboxRow } from "@/lib/events/record-event";
 import { isUuid } from "@/lib/ids";
+import { enumValue, jsonRecordset, plusInterval, rows, sql } from "@/lib/sql";
 import { fromApiActionType } from "./action-types";
 import { setTaskFormFields } from "./form-fields";
 import { setSignDocument } from "./sign-document";
@@ -21,7 +22,7 @@ export type CreateTaskInput = { viewer: Viewer; portalId: string } & CreateTaskB
 /**
  * Creates an Open task in a portal with its assignees (D17). The task, its assignees, the portal's
  * activity, the audit row, `task.created` and (with reminders) `task.reminders_changed` commit
- * together: they are written by one statement (see INSERT_TASK), atomic on its own. With a Fill
+ * together: they are written by one statement (see insertTaskStatement), atomic on its own. With a Fill
  * Form's `form_fields` or a Sign Document's `document_file_id` the statement and the calls that
  * set them (setTaskFormFields, setSignDocument: the web's) share one transaction, so a refused
  * field or document creates nothing.
@@ -59,10 +60,7 @@ async function insertTask(viewer: Viewer, portalId: string, body: CreateTaskBody
   // between this read and the insert is as possible as it was then.
   let assignees: ResolvedAssignee[] = [];
   if ((body.assigned_guest_ids?.length ?? 0) + (body.assigned_member_ids?.length ?? 0) > 0) {
-    const [portal] = await query<{ id: string }>(`SELECT "id" FROM "Portal" WHERE "id" = $1::uuid AND "orgId" = $2::uuid AND "deletedAt" IS NULL`, [
-      portalId,
-      orgId,
-    ]);
+    const [portal] = await rows(sql.selectFrom("Portal").select("id").where("id", "=", portalId).where("orgId", "=", orgId).where("deletedAt", "is", null));
     if (!portal) throw notFound("Portal");
     assignees = await resolveAssignees(db, { orgId, portalId, guestIds: body.assigned_guest_ids, memberIds: body.assigned_member_ids });
   }
@@ -104,23 +102,25 @@ async function insertTask(viewer: Viewer, portalId: string, body: CreateTaskBody
     },
   });
 
-  const rows = await query<{ id: string }>(INSERT_TASK, [
-    taskId,
-    portalId,
-    orgId,
-    body.title,
-    body.description ?? "",
-    fromApiActionType(actionType),
-    dueDate?.toISOString() ?? null,
-    sendReminder,
-    actorUserId(actor),
-    at.toISOString(),
-    JSON.stringify(assignees.map((a) => ({ id: randomUUID(), userId: a.userId, type: a.type, name: a.name, email: a.email }))),
-    JSON.stringify([audit]),
-    outboxJson(events),
-  ]);
+  const inserted = await rows(
+    insertTaskStatement({
+      taskId,
+      portalId,
+      orgId,
+      title: body.title,
+      description: body.description ?? "",
+      actionType: fromApiActionType(actionType),
+      dueDate,
+      sendReminder,
+      createdById: actorUserId(actor),
+      at,
+      assignees: assignees.map((a) => ({ id: randomUUID(), userId: a.userId, type: a.type, name: a.name, email: a.email })),
+      audit,
+      events,
+    }),
+  );
   // No row: the portal is not an active portal of the organization (nothing was written).
-  if (rows.length === 0) throw notFound("Portal");
+  if (inserted.length === 0) throw notFound("Portal");
   afterCommit(kickEventRelay);
   return { taskId };
 }
@@ -133,31 +133,113 @@ async function insertTask(viewer: Viewer, portalId: string, body: CreateTaskBody
  * them run to completion or none does. The task is inserted only if the portal is an active
  * portal of the organization; every other write hangs off the inserted task (`FROM task`), so a
  * missing portal writes nothing and returns no row. The portal's activity moves forward only
- * (`lastActivityAt < $10`); a concurrent creation in the same portal waits for this statement's
+ * (`lastActivityAt` earlier than `at`); a concurrent creation in the same portal waits for this statement's
  * row lock and re-checks that condition on the committed row (read committed), so the latest
  * time wins. Timestamps are UTC wall time (ISO strings cast to timestamp, as Prisma writes them);
  * the outbox rows' createdAt follows their order (1 ms apart), so the relay hands them over in it.
  */
-const INSERT_TASK = `
-WITH task AS (
-  INSERT INTO "Task" ("id", "orgId", "portalId", "title", "description", "actionType", "status", "dueDate", "sendReminder", "createdById", "createdAt", "updatedAt")
-  SELECT $1::uuid, p."orgId", p."id", $4, $5, $6::"TaskActionType", 'Open', $7::timestamp(3), $8::boolean, $9::uuid, $10::timestamp(3), $10::timestamp(3)
-  FROM "Portal" p WHERE p."id" = $2::uuid AND p."orgId" = $3::uuid AND p."deletedAt" IS NULL
-  RETURNING "id", "portalId"
-), assignees AS (
-  INSERT INTO "TaskAssignee" ("id", "taskId", "userId", "type", "name", "email")
-  SELECT a."id", task."id", a."userId", a."type", a."name", a."email"
-  FROM task, jsonb_to_recordset($11::jsonb) AS a("id" uuid, "userId" uuid, "type" "AssigneeType", "name" text, "email" text)
-), touched AS (
-  UPDATE "Portal" SET "lastActivityAt" = $10::timestamp(3), "updatedAt" = $10::timestamp(3)
-  WHERE "id" = (SELECT "portalId" FROM task) AND "orgId" = $3::uuid AND ("lastActivityAt" IS NULL OR "lastActivityAt" < $10::timestamp(3))
-), audit AS (
-  INSERT INTO "AuditLog" ("id", "orgId", "portalId", "actorType", "actorUserId", "oauthClientId", "action", "targetType", "targetId", "metadata", "createdAt")
-  SELECT gen_random_uuid(), a."orgId", a."portalId", a."actorType", a."actorUserId", a."oauthClientId", a."action", a."targetType", a."targetId", a."metadata", $10::timestamp(3)
-  FROM task, jsonb_to_recordset($12::jsonb) AS a${AUDIT_RECORDSET}
-), outbox AS (
-  INSERT INTO "Event" ("id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt")
-  SELECT e."id", e."orgId", e."portalId", e."type", e."data", $10::timestamp(3), $10::timestamp(3) + e."n" * interval '1 millisecond'
-  FROM task, jsonb_to_recordset($13::jsonb) AS e${OUTBOX_RECORDSET}
-)
-SELECT "id" FROM task`;
+function insertTaskStatement(p: {
+  taskId: string;
+  portalId: string;
+  orgId: string;
+  title: string;
+  description: string;
+  actionType: ReturnType<typeof fromApiActionType>;
+  dueDate: Date | null;
+  sendReminder: boolean;
+  createdById: string | null;
+  at: Date;
+  assignees: { id: string; userId: string; type: ResolvedAssignee["type"]; name: string | null; email: string | null }[];
+  audit: ReturnType<typeof auditRow>;
+  events: OutboxRow[];
+}) {
+  const at = p.at;
+  return sql
+    .with("task", (db) =>
+      db
+        .insertInto("Task")
+        .columns([
+          "id",
+          "orgId",
+          "portalId",
+          "title",
+          "description",
+          "actionType",
+          "status",
+          "dueDate",
+          "sendReminder",
+          "createdById",
+          "createdAt",
+          "updatedAt",
+        ])
+        .expression(
+          db
+            .selectFrom("Portal as p")
+            .select((eb) => [
+              eb.cast(eb.val(p.taskId), "uuid").as("id"),
+              "p.orgId",
+              "p.id as portalId",
+              eb.cast(eb.val(p.title), "text").as("title"),
+              eb.cast(eb.val(p.description), "text").as("description"),
+              enumValue(p.actionType, "TaskActionType").as("actionType"),
+              enumValue("Open", "TaskStatus").as("status"),
+              eb.cast(eb.val(p.dueDate), "timestamp(3)").as("dueDate"),
+              eb.cast(eb.val(p.sendReminder), "boolean").as("sendReminder"),
+              eb.cast(eb.val(p.createdById), "uuid").as("createdById"),
+              eb.cast(eb.val(at), "timestamp(3)").as("createdAt"),
+              eb.cast(eb.val(at), "timestamp(3)").as("updatedAt"),
+            ])
+            .where("p.id", "=", p.portalId)
+            .where("p.orgId", "=", p.orgId)
+            .where("p.deletedAt", "is", null),
+        )
+        .returning(["id", "portalId"]),
+    )
+    .with("assignees", (db) =>
+      db
+        .insertInto("TaskAssignee")
+        .columns(["id", "taskId", "userId", "type", "name", "email"])
+        .expression(
+          db
+            .selectFrom([
+              "task",
+              jsonRecordset(JSON.stringify(p.assignees), "a", { id: "uuid", userId: "uuid", type: "AssigneeType", name: "text", email: "text" }),
+            ])
+            .select(["a.id", "task.id as taskId", "a.userId", "a.type", "a.name", "a.email"]),
+        ),
+    )
+    .with("touched", (db) =>
+      db
+        .updateTable("Portal")
+        .set({ lastActivityAt: at, updatedAt: at })
+        .where("id", "=", db.selectFrom("task").select("task.portalId"))
+        .where("orgId", "=", p.orgId)
+        .where((eb) => eb.or([eb("lastActivityAt", "is", null), eb("lastActivityAt", "<", at)])),
+    )
+    .with("audit", (db) =>
+      db
+        .insertInto("AuditLog")
+        .columns(AUDIT_COLUMNS)
+        .expression(
+          db
+            .selectFrom(["task", auditRecordset([p.audit])])
+            .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(at), "timestamp(3)").as("createdAt")]),
+        ),
+    )
+    .with("outbox", (db) =>
+      db
+        .insertInto("Event")
+        .columns(OUTBOX_COLUMNS)
+        .expression(
+          db
+            .selectFrom(["task", outboxRecordset(p.events)])
+            .select((eb) => [
+              ...OUTBOX_VALUES,
+              eb.cast(eb.val(at), "timestamp(3)").as("occurredAt"),
+              plusInterval(eb.cast(eb.val(at), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
+            ]),
+        ),
+    )
+    .selectFrom("task")
+    .select("task.id");
+}

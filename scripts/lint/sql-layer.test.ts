@@ -29,6 +29,18 @@ describe("the lint: no SQL text with hand-written row types in lib/", () => {
     expect(await rawSqlMessages("lib/portals/fixture.ts", code)).toHaveLength(1);
   });
 
+  it.each(["lib/api/rate-limit.ts", "lib/oauth/token/refresh.ts", "lib/portals/portal-record.ts", "lib/files/folder-view.ts"])(
+    "refuses it in the hot paths' files too (%s): no file of lib/ is exempt",
+    async (filePath) => {
+      const code = 'import { query } from "@/lib/db";\nexport const f = () => query<{ id: string }>(\'SELECT id FROM "Portal"\');\n';
+      expect(await rawSqlMessages(filePath, code)).toHaveLength(1);
+    },
+  );
+
+  it("allows SQL text in the layer itself (lib/sql.ts)", async () => {
+    expect(await rawSqlMessages("lib/sql.ts", 'import { sql } from "kysely";\nexport const f = sql<number>`1`;\n')).toEqual([]);
+  });
+
   it("allows a statement of the typed layer", async () => {
     const code =
       'import { rows, sql } from "@/lib/sql";\nexport const f = (id: string) => rows(sql.selectFrom("Portal").select("id").where("id", "=", id).forUpdate());\n';

@@ -1,13 +1,13 @@
 import { db, type Tx } from "@/lib/db";
 import { AppError, notFound } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 
 type Reader = Pick<Tx, "organization">;
 
 async function apiAccessOf(reader: Reader, orgId: string): Promise<boolean | null> {
   const org = await reader.organization.findUnique({ where: { id: orgId }, select: { plan: true, apiEnabled: true } });
   if (!org) return null;
-  // D8: the API needs an enterprise plan with API access enabled.
+  // D8: the API needs an enterprise plan with API access enabled (the API's admission checks the
+  // same in its statement: lib/oauth/access-token.ts liveGrantQuery).
   return org.plan === "enterprise" && org.apiEnabled;
 }
 
@@ -24,6 +24,3 @@ export async function requireApiAccess(reader: Reader, orgId: string): Promise<v
 }
 
 export const apiAccessDisabled = () => new AppError("api_access_disabled", "API access needs an enterprise plan with API access enabled");
-
-/** D8 as a SQL condition on the organization row aliased `o` (lib/oauth/access-token.ts's gate). */
-export const apiAccessSql = Prisma.sql`(o."plan" = 'enterprise' AND o."apiEnabled")`;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { InferResult } from "kysely";
 import { sha256Hex } from "@/lib/crypto";
-import { query } from "@/lib/db";
 import { revokeGrantBySystem } from "@/lib/oauth/grants";
 import type { AuthenticatedClient, ClientCredentials } from "@/lib/oauth/token/client-auth";
 import { invalidGrant } from "@/lib/oauth/token/errors";
@@ -9,6 +9,7 @@ import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
 import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
 import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
+import { elements, execute, fixedStatement, plusInterval, rows, sql, textArray } from "@/lib/sql";
 
 // grant_type=refresh_token (spec 5.5, D23). Every use rotates; the token just replaced (the
 // previous one, whose child is the chain's current token) still works for 60 s and then answers
@@ -31,44 +32,41 @@ import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
 
 export const REFRESH_GRACE_SECONDS = 60;
 
-interface TokenState {
-  id: string;
-  grantId: string;
-  scopes: string[];
-  expiresAt: Date;
-  rotatedAt: Date | null;
-  revokedAt: Date | null;
-  grantClientId: string;
-  grantRevokedAt: Date | null;
-  orgId: string;
-  userId: string;
-  resource: string | null;
-  member: boolean;
-  childId: string | null;
-  childHash: string | null;
-  childExpiresAt: Date | null;
-  childRotatedAt: Date | null;
-  childRevokedAt: Date | null;
-}
-
 /** The presented token, its grant, whether the user is still a member, and its child (if rotated). */
+const tokenStatement = (tokenHash: string) =>
+  sql
+    .selectFrom("OAuthRefreshToken as t")
+    .innerJoin("OAuthGrant as g", "g.id", "t.grantId")
+    .leftJoin("OAuthRefreshToken as c", "c.parentId", "t.id")
+    .select((eb) => [
+      "t.id",
+      "t.grantId",
+      "t.scopes",
+      "t.expiresAt",
+      "t.rotatedAt",
+      "t.revokedAt",
+      "g.clientId as grantClientId",
+      "g.revokedAt as grantRevokedAt",
+      "g.orgId",
+      "g.userId",
+      "g.resource",
+      eb
+        .exists(eb.selectFrom("Membership as m").select(eb.lit(1).as("one")).whereRef("m.orgId", "=", "g.orgId").whereRef("m.userId", "=", "g.userId"))
+        .as("member"),
+      "c.id as childId",
+      "c.tokenHash as childHash",
+      "c.expiresAt as childExpiresAt",
+      "c.rotatedAt as childRotatedAt",
+      "c.revokedAt as childRevokedAt",
+    ])
+    .where("t.tokenHash", "=", tokenHash);
+
+type TokenState = InferResult<ReturnType<typeof tokenStatement>>[number];
+
 async function readToken(tokenHash: string): Promise<TokenState | undefined> {
-  const [row] = await query<TokenState>(
-    `SELECT t."id", t."grantId", t."scopes", t."expiresAt", t."rotatedAt", t."revokedAt",
-      g."clientId" AS "grantClientId", g."revokedAt" AS "grantRevokedAt", g."orgId", g."userId", g."resource",
-      EXISTS (SELECT 1 FROM "Membership" m WHERE m."orgId" = g."orgId" AND m."userId" = g."userId") AS "member",
-      c."id" AS "childId", c."tokenHash" AS "childHash", c."expiresAt" AS "childExpiresAt", c."rotatedAt" AS "childRotatedAt", c."revokedAt" AS "childRevokedAt"
-    FROM "OAuthRefreshToken" t
-    JOIN "OAuthGrant" g ON g."id" = t."grantId"
-    LEFT JOIN "OAuthRefreshToken" c ON c."parentId" = t."id"
-    WHERE t."tokenHash" = $1`,
-    [tokenHash],
-  );
+  const [row] = await rows(tokenStatement(tokenHash));
   return row;
 }
-
-/** `timestamp(3)` columns hold UTC: an ISO string cast to timestamp keeps its UTC wall time. */
-const utc = (d: Date) => d.toISOString();
 
 /**
  * Marks the token rotated and stores its child, in one statement; false when another refresh
@@ -79,27 +77,42 @@ async function rotate(token: TokenState): Promise<string | null> {
   const id = randomUUID();
   const plaintext = refreshTokenFor(id);
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  // RFC 6749 6: the new refresh token keeps the scope of the one presented, even when the access
-  // token is narrowed.
-  const [row] = await query<{ rotated: number }>(
-    `WITH live_grant AS (
-      -- The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
-      SELECT "id" FROM "OAuthGrant" WHERE "id" = $1::uuid AND "revokedAt" IS NULL FOR UPDATE
-    ), rotated AS (
-      UPDATE "OAuthRefreshToken" SET "rotatedAt" = $3::timestamp
-      WHERE "id" = $2::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL AND EXISTS (SELECT 1 FROM live_grant)
-      RETURNING "id", "grantId"
-    ), child AS (
-      INSERT INTO "OAuthRefreshToken" ("id", "grantId", "parentId", "tokenHash", "scopes", "expiresAt", "createdAt")
-      SELECT $4::uuid, "grantId", "id", $5, $6::text[], $7::timestamp, $3::timestamp
-      FROM rotated
-      RETURNING "id"
-    ), used AS (
-      UPDATE "OAuthGrant" SET "lastUsedAt" = $3::timestamp WHERE "id" IN (SELECT "grantId" FROM rotated)
+  const statement = sql
+    // The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
+    .with("live_grant", (db) => db.selectFrom("OAuthGrant").select("id").where("id", "=", token.grantId).where("revokedAt", "is", null).forUpdate())
+    .with("rotated", (db) =>
+      db
+        .updateTable("OAuthRefreshToken")
+        .set({ rotatedAt: now })
+        .where("id", "=", token.id)
+        .where("rotatedAt", "is", null)
+        .where("revokedAt", "is", null)
+        .where((eb) => eb.exists(eb.selectFrom("live_grant").select(eb.lit(1).as("one"))))
+        .returning(["id", "grantId"]),
     )
-    SELECT count(*)::int AS "rotated" FROM child`,
-    [token.grantId, token.id, utc(now), id, refreshTokenHash(plaintext), token.scopes, utc(expiresAt)],
-  );
+    .with("child", (db) =>
+      db
+        .insertInto("OAuthRefreshToken")
+        .columns(["id", "grantId", "parentId", "tokenHash", "scopes", "expiresAt", "createdAt"])
+        .expression(
+          db.selectFrom("rotated").select((eb) => [
+            eb.cast(eb.val(id), "uuid").as("id"),
+            "rotated.grantId",
+            "rotated.id as parentId",
+            eb.val(refreshTokenHash(plaintext)).as("tokenHash"),
+            // RFC 6749 6: the new refresh token keeps the scope of the one presented, even when
+            // the access token is narrowed.
+            textArray(token.scopes).as("scopes"),
+            eb.cast(eb.val(expiresAt), "timestamp").as("expiresAt"),
+            eb.cast(eb.val(now), "timestamp").as("createdAt"),
+          ]),
+        )
+        .returning("id"),
+    )
+    .with("used", (db) => db.updateTable("OAuthGrant").set({ lastUsedAt: now }).where("id", "in", db.selectFrom("rotated").select("rotated.grantId")))
+    .selectFrom("child")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("rotated"));
+  const [row] = await rows(statement);
   return row?.rotated === 1 ? plaintext : null;
 }
 
@@ -115,7 +128,7 @@ function current(token: TokenState): string {
 }
 
 async function touchGrant(grantId: string): Promise<void> {
-  await query(`UPDATE "OAuthGrant" SET "lastUsedAt" = $1::timestamp WHERE "id" = $2::uuid`, [utc(new Date()), grantId]);
+  await execute(sql.updateTable("OAuthGrant").set({ lastUsedAt: new Date() }).where("id", "=", grantId));
 }
 
 const REUSED = "The refresh token was already used; the authorization is revoked and the user must authorize again";
@@ -147,19 +160,6 @@ export async function refreshAccessToken(client: AuthenticatedClient, params: OA
     if (refreshToken) return { ...granted, refreshToken };
     if (attempt > 0) throw invalidGrant("The refresh token is no longer valid");
   }
-}
-
-/** What the one-statement refresh returns when it rotated the presented token. */
-interface RotatedRow {
-  grantId: string;
-  orgId: string;
-  userId: string;
-  resource: string | null;
-  /** The public client_id. */
-  clientId: string;
-  allowedScopes: string[];
-  /** The presented token's scopes (the child keeps them). */
-  scopes: string[];
 }
 
 /**
@@ -209,56 +209,17 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
   const id = randomUUID();
   const plaintext = refreshTokenFor(id);
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  const [row] = await query<RotatedRow>(
-    `WITH client AS (
-      SELECT "id", "clientId", "allowedScopes" FROM "OAuthClient" WHERE "clientId" = $1 AND "secretHash" = $2
-    ), token AS (
-      SELECT "id", "grantId", "scopes" FROM "OAuthRefreshToken"
-      WHERE "tokenHash" = $3 AND "rotatedAt" IS NULL AND "revokedAt" IS NULL AND "expiresAt" > $4::timestamp
-    ), live_grant AS (
-      -- The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
-      SELECT g."id", g."orgId", g."userId", g."resource", token."id" AS "tokenId", token."scopes", client."clientId", client."allowedScopes"
-      FROM "OAuthGrant" g
-      JOIN token ON token."grantId" = g."id"
-      JOIN client ON client."id" = g."clientId"
-      WHERE g."revokedAt" IS NULL
-        AND EXISTS (SELECT 1 FROM "Membership" m WHERE m."orgId" = g."orgId" AND m."userId" = g."userId")
-        AND ($5::text[] IS NULL OR token."scopes" @> $5::text[])
-        AND EXISTS (
-          SELECT 1 FROM unnest(coalesce($5::text[], token."scopes")) s
-          WHERE s = ANY (client."allowedScopes") AND s = ANY ($6::text[])
-        )
-      FOR UPDATE OF g
-    ), rotated AS (
-      -- The scalar subquery runs first: no token row is locked before the grant's.
-      UPDATE "OAuthRefreshToken" SET "rotatedAt" = $4::timestamp
-      WHERE "id" = (SELECT "tokenId" FROM live_grant) AND "rotatedAt" IS NULL AND "revokedAt" IS NULL
-      RETURNING "id", "grantId", "scopes"
-    ), child AS (
-      -- RFC 6749 6: the new refresh token keeps the scope of the one presented.
-      INSERT INTO "OAuthRefreshToken" ("id", "grantId", "parentId", "tokenHash", "scopes", "expiresAt", "createdAt")
-      SELECT $7::uuid, "grantId", "id", $8, "scopes", $9::timestamp, $4::timestamp FROM rotated
-      RETURNING "grantId"
-    ), used AS (
-      -- "Last used" (Settings → Authorized apps) to the minute: a chain refreshed many times a
-      -- minute writes the grant's row once a minute, not once a grant (one row version and its WAL
-      -- fewer per grant; the row lock above is what serialises, not this).
-      UPDATE "OAuthGrant" SET "lastUsedAt" = $4::timestamp
-      WHERE "id" IN (SELECT "grantId" FROM child) AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $4::timestamp - interval '60 seconds')
-    )
-    SELECT l."id" AS "grantId", l."orgId", l."userId", l."resource", l."clientId", l."allowedScopes", l."scopes"
-    FROM live_grant l JOIN child ON child."grantId" = l."id"`,
-    [
-      credentials.clientId,
-      sha256Hex(credentials.clientSecret),
-      refreshTokenHash(presented),
-      utc(now),
-      requested ?? null,
-      ALL_SCOPES,
-      id,
-      refreshTokenHash(plaintext),
-      utc(expiresAt),
-    ],
+  const [row] = await rows(
+    oneStatementRefresh({
+      clientId: credentials.clientId,
+      secretHash: sha256Hex(credentials.clientSecret),
+      tokenHash: refreshTokenHash(presented),
+      now,
+      requested: requested ?? null,
+      childId: id,
+      childHash: refreshTokenHash(plaintext),
+      expiresAt,
+    }),
     // Prepared once per connection: PostgreSQL parses and plans this statement once, not per grant.
     { name: "oauth_refresh_in_one_statement" },
   );
@@ -269,3 +230,89 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
     granted: { grantId: row.grantId, userId: row.userId, orgId: row.orgId, scopes, refreshToken: plaintext, resource: row.resource },
   };
 }
+
+/** The statement of refreshInOneStatement: the same text on every call (a prepared statement), compiled once. */
+const oneStatementRefresh = fixedStatement(
+  ["clientId", "secretHash", "tokenHash", "now", "requested", "childId", "childHash", "expiresAt"],
+  (p: { clientId: string; secretHash: string; tokenHash: string; now: Date; requested: Scope[] | null; childId: string; childHash: string; expiresAt: Date }) =>
+    sql
+      .with("client", (db) =>
+        db.selectFrom("OAuthClient").select(["id", "clientId", "allowedScopes"]).where("clientId", "=", p.clientId).where("secretHash", "=", p.secretHash),
+      )
+      .with("token", (db) =>
+        db
+          .selectFrom("OAuthRefreshToken")
+          .select(["id", "grantId", "scopes"])
+          .where("tokenHash", "=", p.tokenHash)
+          .where("rotatedAt", "is", null)
+          .where("revokedAt", "is", null)
+          .where("expiresAt", ">", p.now),
+      )
+      // The grant's row first, as revocations take it first (lib/oauth/grants.ts): no deadlock.
+      .with("live_grant", (db) =>
+        db
+          .selectFrom("OAuthGrant as g")
+          .innerJoin("token", "token.grantId", "g.id")
+          .innerJoin("client", "client.id", "g.clientId")
+          .select(["g.id", "g.orgId", "g.userId", "g.resource", "token.id as tokenId", "token.scopes", "client.clientId", "client.allowedScopes"])
+          .where("g.revokedAt", "is", null)
+          .where((eb) =>
+            eb.and([
+              eb.exists(eb.selectFrom("Membership as m").select(eb.lit(1).as("one")).whereRef("m.orgId", "=", "g.orgId").whereRef("m.userId", "=", "g.userId")),
+              eb.or([eb(textArray(p.requested), "is", null), eb("token.scopes", "@>", textArray(p.requested))]),
+              // At least one of the requested (or else held) scopes is a known scope the client may still use.
+              eb.exists(
+                eb
+                  .selectFrom(elements(eb.fn.coalesce(textArray(p.requested), "token.scopes"), "s"))
+                  .select(eb.lit(1).as("one"))
+                  .where((s) => s("s.s", "=", s.fn.any("client.allowedScopes")))
+                  .where((s) => s("s.s", "=", s.fn.any(textArray(ALL_SCOPES)))),
+              ),
+            ]),
+          )
+          .forUpdate("g"),
+      )
+      // The scalar subquery runs first: no token row is locked before the grant's.
+      .with("rotated", (db) =>
+        db
+          .updateTable("OAuthRefreshToken")
+          .set({ rotatedAt: p.now })
+          .where("id", "=", db.selectFrom("live_grant").select("tokenId"))
+          .where("rotatedAt", "is", null)
+          .where("revokedAt", "is", null)
+          .returning(["id", "grantId", "scopes"]),
+      )
+      // RFC 6749 6: the new refresh token keeps the scope of the one presented.
+      .with("child", (db) =>
+        db
+          .insertInto("OAuthRefreshToken")
+          .columns(["id", "grantId", "parentId", "tokenHash", "scopes", "expiresAt", "createdAt"])
+          .expression(
+            db
+              .selectFrom("rotated")
+              .select((eb) => [
+                eb.cast(eb.val(p.childId), "uuid").as("id"),
+                "rotated.grantId",
+                "rotated.id as parentId",
+                eb.val(p.childHash).as("tokenHash"),
+                "rotated.scopes",
+                eb.cast(eb.val(p.expiresAt), "timestamp").as("expiresAt"),
+                eb.cast(eb.val(p.now), "timestamp").as("createdAt"),
+              ]),
+          )
+          .returning("grantId"),
+      )
+      // "Last used" (Settings → Authorized apps) to the minute: a chain refreshed many times a
+      // minute writes the grant's row once a minute, not once a grant (one row version and its WAL
+      // fewer per grant; the row lock above is what serialises, not this).
+      .with("used", (db) =>
+        db
+          .updateTable("OAuthGrant")
+          .set({ lastUsedAt: p.now })
+          .where("id", "in", db.selectFrom("child").select("child.grantId"))
+          .where((eb) => eb.or([eb("lastUsedAt", "is", null), eb("lastUsedAt", "<", plusInterval(eb.cast(eb.val(p.now), "timestamp"), -60, "second"))])),
+      )
+      .selectFrom("live_grant as l")
+      .innerJoin("child", "child.grantId", "l.id")
+      .select(["l.id as grantId", "l.orgId", "l.userId", "l.resource", "l.clientId", "l.allowedScopes", "l.scopes"]),
+);
