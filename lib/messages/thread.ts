@@ -1,4 +1,3 @@
-import { requirePortal } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { forbidden } from "@/lib/errors";
@@ -77,7 +76,7 @@ export async function listMessages({ viewer, portalId, before }: { viewer: Viewe
 
 /** Messages in the thread the viewer has not read (not their own): the portal tab's and the client's badge. */
 export async function unreadMessageCount({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<number> {
-  requirePortal(viewer, portalId, "messages");
+  await accessPortal(viewer, portalId, "messages");
   if (viewer.kind !== "user") return 0;
   const marker = await readAt(portalId, viewer.userId);
   return db.message.count({
@@ -86,7 +85,6 @@ export async function unreadMessageCount({ viewer, portalId }: { viewer: Viewer;
       portalId,
       OR: [{ authorId: null }, { authorId: { not: viewer.userId } }],
       ...(marker ? { createdAt: { gt: marker } } : {}),
-      portal: { deletedAt: null },
     },
   });
 }
