@@ -54,13 +54,25 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
     buttons[next]!.focus();
   };
   return (
-    <ol ref={list} onKeyDown={onKeyDown} aria-label="Inbox items" className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="inbox-list">
+    <ol
+      ref={list}
+      onKeyDown={onKeyDown}
+      aria-label="Inbox items"
+      className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
+      data-testid="inbox-list"
+    >
       {rows.map((r) => {
         const k = KIND[r.kind];
         const Icon = k.icon;
         const unread = !r.seen;
         return (
-          <li key={`${r.kind}-${r.id}`} data-testid="inbox-item" data-kind={r.kind} data-unread={unread ? "true" : undefined} className={unread ? "bg-brand-soft/40" : ""}>
+          <li
+            key={`${r.kind}-${r.id}`}
+            data-testid="inbox-item"
+            data-kind={r.kind}
+            data-unread={unread ? "true" : undefined}
+            className={unread ? "bg-brand-soft/40" : ""}
+          >
             <div className="flex items-start gap-3 px-3 py-3 sm:px-4">
               <Icon aria-hidden className={`mt-0.5 size-5 shrink-0 ${r.kind === "overdue" ? "text-amber-700" : "text-slate-500"}`} />
               <div className="min-w-0 flex-1">
@@ -71,7 +83,11 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
                 >
                   <input type="hidden" name="itemId" value={r.id} />
                   {r.kind === "overdue" ? (
-                    <Link href={r.href} data-inbox-open="" className="block text-left font-medium text-slate-900 hover:text-brand focus-visible:outline-2 focus-visible:outline-brand">
+                    <Link
+                      href={r.href}
+                      data-inbox-open=""
+                      className="block text-left font-medium text-slate-900 hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+                    >
                       {r.title}
                     </Link>
                   ) : (

@@ -11,7 +11,15 @@ const READ_AFTER_MS = 1500;
  * moment (so the "New" markers are seen before they go), then refreshes the page: the markers,
  * the tab's count and the inbox's count follow.
  */
-export function MarkThreadRead({ portalId, until, action }: { portalId: string; until: string; action: (state: Record<string, never>, data: FormData) => Promise<unknown> }) {
+export function MarkThreadRead({
+  portalId,
+  until,
+  action,
+}: {
+  portalId: string;
+  until: string;
+  action: (state: Record<string, never>, data: FormData) => Promise<unknown>;
+}) {
   const ref = useRef<HTMLSpanElement>(null);
   const router = useRouter();
   useEffect(() => {

@@ -39,7 +39,14 @@ describe("notification preferences", () => {
       requests: "immediately",
       messages: "immediately",
     });
-    await setNotificationPreferences(user.id, { uploads: "off", taskCompletions: "digest", reminders: "immediately", invitations: "off", requests: "off", messages: "off" });
+    await setNotificationPreferences(user.id, {
+      uploads: "off",
+      taskCompletions: "digest",
+      reminders: "immediately",
+      invitations: "off",
+      requests: "off",
+      messages: "off",
+    });
     expect(await getNotificationPreferences(user.id)).toMatchObject({ uploads: "off", taskCompletions: "digest" });
     await expect(setNotificationPreferences(user.id, { uploads: "sometimes" } as never)).rejects.toMatchObject({ name: "ZodError" });
   });
@@ -68,7 +75,14 @@ describe("notification preferences", () => {
       messages: "immediately",
     });
     // A guest who turned uploads off gets nothing either.
-    await setNotificationPreferences(guest.id, { uploads: "off", taskCompletions: "off", reminders: "off", invitations: "off", requests: "off", messages: "off" });
+    await setNotificationPreferences(guest.id, {
+      uploads: "off",
+      taskCompletions: "off",
+      reminders: "off",
+      invitations: "off",
+      requests: "off",
+      messages: "off",
+    });
 
     await new InngestTestEngine({
       function: notifyPortalUsers,

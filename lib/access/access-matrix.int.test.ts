@@ -571,7 +571,13 @@ const ROWS: Row[] = [
     run: (viewer) => listInbox({ viewer }),
     sees: (r, w) => (r as { items: { portalId: string }[] }).items.some((i) => i.portalId === w.portalId),
   }),
-  row({ entry: "inbox/list-inbox:inboxUnreadCount", scope: null, write: false, expect: { ...ORG_MEMBERS, system: "forbidden" }, run: (viewer) => inboxUnreadCount({ viewer }) }),
+  row({
+    entry: "inbox/list-inbox:inboxUnreadCount",
+    scope: null,
+    write: false,
+    expect: { ...ORG_MEMBERS, system: "forbidden" },
+    run: (viewer) => inboxUnreadCount({ viewer }),
+  }),
   row({
     entry: "inbox/list-inbox:listInboxAssignees",
     scope: null,
@@ -587,7 +593,13 @@ const ROWS: Row[] = [
     prepare: (w) => inboxItem(w),
     run: (viewer, _w, itemId) => markInboxItemSeen({ viewer, itemId }),
   }),
-  row({ entry: "inbox/seen:markAllInboxSeen", scope: null, write: true, expect: { ...ORG_MEMBERS, system: "forbidden" }, run: (viewer) => markAllInboxSeen({ viewer }) }),
+  row({
+    entry: "inbox/seen:markAllInboxSeen",
+    scope: null,
+    write: true,
+    expect: { ...ORG_MEMBERS, system: "forbidden" },
+    run: (viewer) => markAllInboxSeen({ viewer }),
+  }),
   // A portal's messages: its members' and guests' (view), people only, web only.
   row({
     entry: "messages/post-message:postMessage",
@@ -603,7 +615,13 @@ const ROWS: Row[] = [
     expect: { ...PORTAL_VIEW, system: "forbidden" },
     run: (viewer, w) => listMessages({ viewer, portalId: w.portalId }),
   }),
-  row({ entry: "messages/thread:unreadMessageCount", scope: null, write: false, expect: PORTAL_VIEW, run: (viewer, w) => unreadMessageCount({ viewer, portalId: w.portalId }) }),
+  row({
+    entry: "messages/thread:unreadMessageCount",
+    scope: null,
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => unreadMessageCount({ viewer, portalId: w.portalId }),
+  }),
   row({
     entry: "messages/thread:markThreadRead",
     scope: null,

@@ -1,13 +1,9 @@
-import { InngestTestEngine } from "@inngest/test";
 import { describe, expect, it } from "vitest";
-import { relayedEvent } from "@/inngest/functions/test-support/webhook-fixtures";
-import { notifyMessagePosted } from "@/inngest/functions/notify-message-posted";
 import { getUserViewer } from "@/lib/access/viewer";
 import { listPortalAudit } from "@/lib/audit/list-audit";
 import { db } from "@/lib/db";
 import { postMessage } from "@/lib/messages/post-message";
 import { listMessages, markThreadRead, unreadMessageCount } from "@/lib/messages/thread";
-import { setNotificationPreferences } from "@/lib/notifications/preferences";
 import { decodeCursor } from "@/lib/pagination";
 import { createTask } from "@/lib/tasks/create-task";
 import { answerQuestion } from "@/lib/tasks/task-answers";
@@ -22,7 +18,7 @@ import { markAllInboxSeen, markInboxItemSeen } from "./seen";
 // The firm's inbox and the portals' messages against PostgreSQL and S3: what a client does lands
 // in the inbox in the same transaction, each member has their own seen state and count, pages
 // follow the keyset, the thread's read state is per person, and messages are emailed to the other
-// side under the "messages" choice.
+// side under the "messages" choice (inngest/functions/notify-message-posted.int.test.ts).
 
 const cleanUp = removeObjectsAfterEach();
 /** The refusal's code alone ("ok" for success). */
@@ -138,13 +134,17 @@ describe("the firm's inbox", () => {
 
   it("counts stop at the cap", async () => {
     const s = await setup();
-    await db.inboxItem.createMany({ data: Array.from({ length: 130 }, (_, i) => ({ orgId: s.org.id, portalId: s.portal.id, kind: "upload" as const, title: `F${i}` })) });
+    await db.inboxItem.createMany({
+      data: Array.from({ length: 130 }, (_, i) => ({ orgId: s.org.id, portalId: s.portal.id, kind: "upload" as const, title: `F${i}` })),
+    });
     expect(await inboxUnreadCount({ viewer: s.viewer })).toBe(100);
   });
 
   it("concurrent opens and mark-all from two tabs never fail and agree", async () => {
     const s = await setup();
-    await db.inboxItem.createMany({ data: Array.from({ length: 20 }, (_, i) => ({ orgId: s.org.id, portalId: s.portal.id, kind: "upload" as const, title: `F${i}` })) });
+    await db.inboxItem.createMany({
+      data: Array.from({ length: 20 }, (_, i) => ({ orgId: s.org.id, portalId: s.portal.id, kind: "upload" as const, title: `F${i}` })),
+    });
     const { items } = await listInbox({ viewer: s.viewer });
     const results = await Promise.allSettled([
       ...items.map((i) => markInboxItemSeen({ viewer: s.viewer, itemId: i.id })),
@@ -176,7 +176,9 @@ describe("portal messages", () => {
     expect(await unreadMessageCount({ viewer: s.viewer, portalId: s.portal.id })).toBe(1);
     expect(await unreadMessageCount({ viewer: s.guest, portalId: s.portal.id })).toBe(0);
     const thread = await listMessages({ viewer: s.viewer, portalId: s.portal.id });
-    expect(thread.messages).toMatchObject([{ body: "Here is my payslip.\nThanks!", fromFirm: false, unread: true, author: "Gina Guest", files: [{ name: "payslip.txt" }] }]);
+    expect(thread.messages).toMatchObject([
+      { body: "Here is my payslip.\nThanks!", fromFirm: false, unread: true, author: "Gina Guest", files: [{ name: "payslip.txt" }] },
+    ]);
 
     // Reading the thread marks the message item seen in the member's inbox.
     await markThreadRead({ viewer: s.viewer, portalId: s.portal.id, until: thread.messages[0]!.createdAt });
@@ -215,48 +217,12 @@ describe("portal messages", () => {
   it("concurrent messages with the same attachment: exactly one gets it, none fails with a 500", async () => {
     const s = await setup();
     const file = await guestUpload(s.guest, s.portal.id, "one.txt");
-    const results = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => postMessage({ viewer: s.guest, portalId: s.portal.id, body: `try ${i}`, fileIds: [file.id] })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) => postMessage({ viewer: s.guest, portalId: s.portal.id, body: `try ${i}`, fileIds: [file.id] })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(await codeOf(Promise.reject(r.reason))).toBe("invalid_request");
     expect(await db.message.count({ where: { portalId: s.portal.id } })).toBe(1);
-  });
-
-  it("emails the other side under their messages choice, batched; never the author", async () => {
-    const s = await setup();
-    await setNotificationPreferences(s.adminViewer.userId, {
-      uploads: "immediately",
-      taskCompletions: "immediately",
-      reminders: "immediately",
-      invitations: "immediately",
-      requests: "immediately",
-      messages: "off",
-    });
-    const first = await postMessage({ viewer: s.guest, portalId: s.portal.id, body: "Question one" });
-    const second = await postMessage({ viewer: s.guest, portalId: s.portal.id, body: "Question two" });
-    const run = async (id: string, during: () => unknown = () => undefined): Promise<unknown> => {
-      const row = (await db.event.findMany({ where: { orgId: s.org.id, type: "message.posted" } })).find((e) => (e.data as { message_id: string }).message_id === id)!;
-      return new InngestTestEngine({
-        function: notifyMessagePosted,
-        events: [relayedEvent(row) as never],
-        steps: [{ id: "batch-window", handler: async () => void (await during()) }],
-      }).execute();
-    };
-    // The second message arrives during the first's batch window: one email with both.
-    await run(first.id, () => run(second.id));
-    const toMember = await db.outboundEmail.findMany({ where: { orgId: s.org.id, to: s.member.email } });
-    expect(toMember).toHaveLength(1);
-    expect(toMember[0]!.subject).toBe(`2 new messages in ${s.org.name}`);
-    expect(toMember[0]!.text).toContain("Question one");
-    expect(toMember[0]!.text).toContain("Question two");
-    expect(await db.outboundEmail.count({ where: { orgId: s.org.id, to: { in: [s.guestUser.email] } } })).toBe(0);
-    expect(await db.digestItem.count({ where: { userId: s.adminViewer.userId } })).toBe(0);
-
-    const reply = await postMessage({ viewer: s.viewer, portalId: s.portal.id, body: "Answer" });
-    await run(reply.id);
-    const toGuest = await db.outboundEmail.findMany({ where: { orgId: s.org.id, to: s.guestUser.email } });
-    expect(toGuest).toHaveLength(1);
-    expect(toGuest[0]!.subject).toBe(`New message from Mia Member (${s.org.name}) in ${s.portal.name}`);
-    expect(toGuest[0]!.text).toContain(`/org/${s.org.id}/client/${s.portal.id}#messages`);
   });
 });
 

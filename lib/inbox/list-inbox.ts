@@ -86,11 +86,17 @@ export function inboxMember(viewer: Viewer): UserViewer {
 
 /** Up to this time every item is seen by the member ("mark all seen"; before that, the time they joined). */
 export async function seenWatermark(viewer: UserViewer): Promise<Date> {
-  const m = await db.membership.findUnique({ where: { orgId_userId: { orgId: viewer.orgId, userId: viewer.userId } }, select: { inboxSeenAt: true, createdAt: true } });
+  const m = await db.membership.findUnique({
+    where: { orgId_userId: { orgId: viewer.orgId, userId: viewer.userId } },
+    select: { inboxSeenAt: true, createdAt: true },
+  });
   return m?.inboxSeenAt ?? m?.createdAt ?? new Date(0);
 }
 
-export function inboxHref(orgId: string, e: { kind: InboxEntryKind; portalId: string; taskId: string | null; fileId: string | null; messageId: string | null }): string {
+export function inboxHref(
+  orgId: string,
+  e: { kind: InboxEntryKind; portalId: string; taskId: string | null; fileId: string | null; messageId: string | null },
+): string {
   const vault = `/org/${orgId}/vault/${e.portalId}`;
   if (e.kind === "message") return `${vault}/messages${e.messageId ? `#message-${e.messageId}` : ""}`;
   if (e.taskId) return `${vault}/tasks/${e.taskId}`;
@@ -181,10 +187,14 @@ export async function listInbox({
           .$if(!!filter.unread, (q) =>
             q
               .where("i.createdAt", ">", watermark)
-              .where((eb) => eb.not(eb.exists(eb.selectFrom("InboxSeen as s").select("s.itemId").whereRef("s.itemId", "=", "i.id").where("s.userId", "=", userId)))),
+              .where((eb) =>
+                eb.not(eb.exists(eb.selectFrom("InboxSeen as s").select("s.itemId").whereRef("s.itemId", "=", "i.id").where("s.userId", "=", userId))),
+              ),
           )
           .$if(cursor !== undefined, (q) =>
-            q.where((eb) => eb.or([eb("i.createdAt", "<", cursor!.createdAt), eb.and([eb("i.createdAt", "=", cursor!.createdAt), eb("i.id", "<", cursor!.id)])])),
+            q.where((eb) =>
+              eb.or([eb("i.createdAt", "<", cursor!.createdAt), eb.and([eb("i.createdAt", "=", cursor!.createdAt), eb("i.id", "<", cursor!.id)])]),
+            ),
           )
           .orderBy("i.createdAt", "desc")
           .orderBy("i.id", "desc")
@@ -255,7 +265,9 @@ export async function inboxUnreadCount({ viewer }: { viewer: Viewer }): Promise<
   const unseen = itemsBase(member.orgId)
     .select("i.id")
     .where("i.createdAt", ">", watermark)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("InboxSeen as s").select("s.itemId").whereRef("s.itemId", "=", "i.id").where("s.userId", "=", member.userId))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("InboxSeen as s").select("s.itemId").whereRef("s.itemId", "=", "i.id").where("s.userId", "=", member.userId))),
+    )
     .limit(UNREAD_COUNT_CAP);
   const [row] = await rows(sql.selectFrom(unseen.as("x")).select((eb) => eb.fn.countAll<string>().as("n")));
   return Number(row?.n ?? 0);

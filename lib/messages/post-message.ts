@@ -35,7 +35,8 @@ export async function postMessage({ viewer, portalId, body, fileIds = [] }: { vi
   const files = [...new Set(fileIds)];
   if (files.length > MAX_ATTACHMENTS) throw invalidField("fileIds", `Attach at most ${MAX_ATTACHMENTS} files to one message`);
   if (files.some((id) => !isUuid(id))) throw invalidField("fileIds", "An attachment is not valid: remove it and attach the file again");
-  if (!text && files.length === 0) throw new AppError("invalid_request", "body: Write a message or attach a file", {}, { field: "body", userMessage: "Write a message or attach a file" });
+  if (!text && files.length === 0)
+    throw new AppError("invalid_request", "body: Write a message or attach a file", {}, { field: "body", userMessage: "Write a message or attach a file" });
   if (text.length > MAX_MESSAGE_LENGTH) throw invalidField("body", `Keep the message under ${MAX_MESSAGE_LENGTH} characters`);
 
   return withChange(async (tx) => {
@@ -48,12 +49,24 @@ export async function postMessage({ viewer, portalId, body, fileIds = [] }: { vi
     let attached: { id: string; name: string }[] = [];
     if (files.length > 0) {
       const linked = await tx.fileEntry.updateManyAndReturn({
-        where: { id: { in: files }, orgId: viewer.orgId, portalId, uploadedById: viewer.userId, status: "registered", deletedAt: null, isFolder: false, messageId: null },
+        where: {
+          id: { in: files },
+          orgId: viewer.orgId,
+          portalId,
+          uploadedById: viewer.userId,
+          status: "registered",
+          deletedAt: null,
+          isFolder: false,
+          messageId: null,
+        },
         data: { messageId: message.id },
         select: { id: true, name: true },
       });
       if (linked.length !== files.length)
-        throw invalidField("fileIds", "An attachment is no longer available (removed, or already sent with another message): remove it and attach the file again");
+        throw invalidField(
+          "fileIds",
+          "An attachment is no longer available (removed, or already sent with another message): remove it and attach the file again",
+        );
       attached = linked;
     }
     await touchPortal(tx, { orgId: viewer.orgId, portalId, at });
@@ -73,7 +86,8 @@ export async function postMessage({ viewer, portalId, body, fileIds = [] }: { vi
       update: { readAt: at },
     });
     if (isClient(viewer)) {
-      if (attached.length > 0) await tx.inboxItem.deleteMany({ where: { orgId: viewer.orgId, portalId, kind: "upload", fileId: { in: attached.map((f) => f.id) } } });
+      if (attached.length > 0)
+        await tx.inboxItem.deleteMany({ where: { orgId: viewer.orgId, portalId, kind: "upload", fileId: { in: attached.map((f) => f.id) } } });
       await recordClientActivity(tx, viewer, { portalId, kind: "message", title: messageSummary(text, attached), messageId: message.id, at });
     }
     return { id: message.id, createdAt: message.createdAt, files: attached };

@@ -30,7 +30,14 @@ export const NotificationPreferencesSchema = z.object(
 export async function getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
   const row = await db.notificationPreference.findUnique({ where: { userId } });
   return row
-    ? { uploads: row.uploads, taskCompletions: row.taskCompletions, reminders: row.reminders, invitations: row.invitations, requests: row.requests, messages: row.messages }
+    ? {
+        uploads: row.uploads,
+        taskCompletions: row.taskCompletions,
+        reminders: row.reminders,
+        invitations: row.invitations,
+        requests: row.requests,
+        messages: row.messages,
+      }
     : { ...DEFAULTS };
 }
 

@@ -33,7 +33,18 @@ const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "BatchedNotice", "OAut
 /** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
 export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */
-const GLOBAL_COUNTS = ["TaskAssignee", "TaskFormField", "TaskAnswer", "TaskReminder", "WebhookDelivery", "WebhookAttempt", "OAuthRefreshToken", "User", "InboxSeen", "MessageRead"];
+const GLOBAL_COUNTS = [
+  "TaskAssignee",
+  "TaskFormField",
+  "TaskAnswer",
+  "TaskReminder",
+  "WebhookDelivery",
+  "WebhookAttempt",
+  "OAuthRefreshToken",
+  "User",
+  "InboxSeen",
+  "MessageRead",
+];
 
 const q = (t: string) => `"${t}"`;
 

@@ -85,7 +85,9 @@ export async function createVictim() {
   const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.id, eventType: "portal.created", status: "failed", attemptCount: 4 } });
   // What the client did (the firm's inbox) and a message of the portal's thread.
   const inboxItem = await db.inboxItem.create({ data: { orgId, portalId: portal.id, kind: "upload", title: "victim-inbox.pdf", actorUserId: guest.id } });
-  const message = await db.message.create({ data: { orgId, portalId: portal.id, authorId: guest.id, fromFirm: false, body: `Victim message ${randomUUID()}` } });
+  const message = await db.message.create({
+    data: { orgId, portalId: portal.id, authorId: guest.id, fromFirm: false, body: `Victim message ${randomUUID()}` },
+  });
   // A guest of another portal of the same organization (the web sweep's second caller).
   const outsider = await createOtherPortalGuest(orgId);
   return {

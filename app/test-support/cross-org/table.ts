@@ -518,7 +518,14 @@ function inboxActions(): ActionRow[] {
       (_v, a) => `/org/${a.orgId}/inbox`,
       (v, a) => ({ bound: [a.orgId, {}], fields: { itemId: v.inboxItem.id } }),
     ),
-    action(f, "markAllSeenAction", "the victim's inbox marked seen", both, (v) => `/org/${v.orgId}/inbox`, (v) => ({ bound: [v.orgId, {}], fields: {} })),
+    action(
+      f,
+      "markAllSeenAction",
+      "the victim's inbox marked seen",
+      both,
+      (v) => `/org/${v.orgId}/inbox`,
+      (v) => ({ bound: [v.orgId, {}], fields: {} }),
+    ),
   ];
 }
 
@@ -617,7 +624,12 @@ export const SWEEP: readonly SweepRow[] = [
   open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
   page("/org/[orgId]/requests", "the victim's bulk requests", both, (v) => `/org/${v.orgId}/requests`),
   page("/org/[orgId]/inbox", "the victim's inbox", both, (v) => `/org/${v.orgId}/inbox`),
-  page("/org/[orgId]/inbox", "the victim's portal as the inbox's filter under its own organization", memberOnly, (v, a) => `/org/${a.orgId}/inbox?portal=${v.portal.id}`),
+  page(
+    "/org/[orgId]/inbox",
+    "the victim's portal as the inbox's filter under its own organization",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/inbox?portal=${v.portal.id}`,
+  ),
   page("/org/[orgId]/requests/[bulkId]", "a bulk request under the victim's organization", both, (v) => `/org/${v.orgId}/requests/${UNKNOWN_ID}`),
   // --- the client's (guest's) pages (guest) ----------------------------------------------------
   page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),

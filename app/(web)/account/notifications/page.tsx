@@ -32,8 +32,8 @@ export default async function NotificationsPage() {
       title="My notifications"
       intro={
         <>
-          Choose which emails you get at {user.email}. Several uploads, requests or messages within a minute come as one email. The daily digest collects the day&apos;s
-          updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
+          Choose which emails you get at {user.email}. Several uploads, requests or messages within a minute come as one email. The daily digest collects the
+          day&apos;s updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
         </>
       }
     >

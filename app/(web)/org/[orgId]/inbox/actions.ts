@@ -26,11 +26,8 @@ export const openInboxItemAction = orgAction(
   },
 );
 
-export const markAllSeenAction = orgAction(
-  { minRole: "member", returnTo, input: z.object({}) },
-  async ({ orgId, viewer }): Promise<InboxActionState> => {
-    await markAllInboxSeen({ viewer });
-    revalidatePath(`/org/${orgId}`, "layout");
-    return { done: true };
-  },
-);
+export const markAllSeenAction = orgAction({ minRole: "member", returnTo, input: z.object({}) }, async ({ orgId, viewer }): Promise<InboxActionState> => {
+  await markAllInboxSeen({ viewer });
+  revalidatePath(`/org/${orgId}`, "layout");
+  return { done: true };
+});

@@ -41,7 +41,14 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
   const raw = await searchParams;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/inbox`);
   if (!viewer || viewer.role === "guest") notFound();
-  const query = { portal: one(raw.portal), kind: one(raw.kind), assignee: one(raw.assignee), mine: one(raw.mine), unread: one(raw.unread), cursor: one(raw.cursor) };
+  const query = {
+    portal: one(raw.portal),
+    kind: one(raw.kind),
+    assignee: one(raw.assignee),
+    mine: one(raw.mine),
+    unread: one(raw.unread),
+    cursor: one(raw.cursor),
+  };
   const parsed = InboxFilterSchema.safeParse(query);
   const filter: Partial<InboxFilter> = parsed.success ? parsed.data : {};
   const problem = parsed.success ? null : parsed.error.issues[0]!.message;
@@ -84,7 +91,11 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
         {unread > 0 ? <MarkAllSeen action={markAllSeenAction.bind(null, orgId)} /> : null}
       </div>
 
-      <form method="get" action={base} className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+      <form
+        method="get"
+        action={base}
+        className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+      >
         {filter.portal ? <input type="hidden" name="portal" value={filter.portal} /> : null}
         <Select
           label="Kind"
@@ -137,7 +148,11 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
         <InboxList rows={rows} open={openInboxItemAction.bind(null, orgId)} />
       )}
       {filter.cursor || next ? (
-        <Pagination previousHref={filter.cursor ? href({}) : null} nextHref={next ? href({ cursor: next }) : null} summary={filter.cursor ? "Older items" : undefined} />
+        <Pagination
+          previousHref={filter.cursor ? href({}) : null}
+          nextHref={next ? href({ cursor: next }) : null}
+          summary={filter.cursor ? "Older items" : undefined}
+        />
       ) : null}
     </div>
   );

@@ -219,7 +219,9 @@ export default async function GuestPortalPage({ params, searchParams }: { params
           olderHref={thread.older ? `${guestPortalPath(orgId, portalId)}?before=${thread.older}#messages` : null}
           emptyHint={`Questions about this portal? Write to ${view.portal.orgName} here; you get an email when they answer.`}
         />
-        {newest && unread > 0 ? <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markThreadReadAction.bind(null, orgId)} /> : null}
+        {newest && unread > 0 ? (
+          <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markThreadReadAction.bind(null, orgId)} />
+        ) : null}
         <MessageComposer
           orgId={orgId}
           portalId={portalId}

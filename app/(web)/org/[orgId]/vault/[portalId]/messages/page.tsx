@@ -27,8 +27,8 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
         Messages with the client
       </h2>
       <p className="text-sm text-slate-600">
-        The portal&apos;s guests read these on their portal page and get an email for each new message (as they chose in their notifications). Files you
-        attach are saved in the portal&apos;s top folder.
+        The portal&apos;s guests read these on their portal page and get an email for each new message (as they chose in their notifications). Files you attach
+        are saved in the portal&apos;s top folder.
       </p>
       <MessageThread
         orgId={orgId}
@@ -42,7 +42,13 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
       {newest && messages.some((m) => m.unread) ? (
         <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markThreadReadAction.bind(null, orgId)} />
       ) : null}
-      <MessageComposer orgId={orgId} portalId={portalId} action={postMessageAction.bind(null, orgId)} canAttach={mayPortal(viewer, portalId, "upload")} to="The client" />
+      <MessageComposer
+        orgId={orgId}
+        portalId={portalId}
+        action={postMessageAction.bind(null, orgId)}
+        canAttach={mayPortal(viewer, portalId, "upload")}
+        to="The client"
+      />
     </section>
   );
 }
