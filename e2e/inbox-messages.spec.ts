@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, gotoStreamed, signIn } from "./support";
+import { check as checkAt, LAPTOP, mailTo, PHONE, signedIn } from "./loop-support";
+import { gotoStreamed } from "./support";
 
 // The firm's inbox and a portal's messages, in Chromium against the production build: the client
 // (a phone) writes with an attachment, the firm (a laptop) sees it in the inbox with the unread
@@ -12,8 +13,6 @@ import { expectAxeClean, gotoStreamed, signIn } from "./support";
 const PORTAL = "Rivera Family — estate planning";
 const FIRM = "nora@northwind.test";
 const CLIENT = "client@demo.test";
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const run = randomUUID().slice(0, 8);
 const QUESTION_TEXT = `Can you confirm the trust's name? ${run}`;
 const REPLY_TEXT = `Received, thank you. The draft is attached. ${run}`;
@@ -38,44 +37,8 @@ test.afterAll(async () => {
   await query(`UPDATE "Task" SET "deletedAt" = now() WHERE "portalId" = $1 AND "title" LIKE $2`, [portalId, `%${run}`]);
 });
 
-/** Screenshot at the size, nothing wider than the screen, no serious or critical axe violation. */
-async function check(page: Page, name: string, size: { width: number; height: number }): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForLoadState("networkidle");
-  await expect(page).toHaveTitle(/\S/);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/inbox-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  await expectAxeClean(page, name);
-}
-
-async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  await signIn(page, email);
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  return page;
-}
-
-/** The newest captured email to `to` of a template whose text contains `needle`, waited for. */
-async function mailTo(to: string, template: string, needle: string): Promise<{ subject: string; text: string }> {
-  let found: { subject: string; text: string } | undefined;
-  await expect
-    .poll(
-      async () => {
-        const rows = await query<{ subject: string; text: string }>(
-          `SELECT "subject", "text" FROM "OutboundEmail" WHERE "to" = $1 AND "template" = $2 AND "text" LIKE $3 ORDER BY "createdAt" DESC`,
-          [to, template, `%${needle}%`],
-        );
-        found = rows[0];
-        return rows.length;
-      },
-      { timeout: 30_000, message: `${template} email to ${to} about ${needle}` },
-    )
-    .toBeGreaterThan(0);
-  return found!;
-}
+/** A page checked at the size (screenshot, fits the screen, axe clean), under this spec's prefix. */
+const check = (page: Page, name: string, size: { width: number; height: number }) => checkAt(page, name, size, "inbox");
 
 /** The header's inbox link and the unread count it shows (0 when it says just "Inbox"). */
 async function headerCount(page: Page): Promise<number> {
