@@ -126,7 +126,9 @@ test("a client's message with an attachment reaches the firm's inbox; the firm a
   expect(link).toContain(`/org/${orgId}/client/${portalId}#messages`);
 
   // The client reads it: marked new, then the marker goes.
+  // The client's page is still open at the thread: the email's link (the same address) loads it anew.
   await gotoStreamed(client, new URL(link).pathname + new URL(link).hash);
+  await client.reload();
   const reply = client.getByTestId("message").filter({ hasText: REPLY_TEXT });
   await expect(reply).toHaveAttribute("data-unread", "true");
   await expect(reply.getByText("New", { exact: true })).toBeVisible();

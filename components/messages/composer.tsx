@@ -56,7 +56,7 @@ export function MessageComposer({
       ))}
       {state.error ? <Alert>{state.error}</Alert> : null}
       <Textarea
-        key={round}
+        key={`body-${round}`}
         label="Your message"
         id={`message-body-${portalId}`}
         name="body"
@@ -77,7 +77,7 @@ export function MessageComposer({
         </ul>
       ) : null}
       {canAttach && attaching ? (
-        <Uploader key={round} orgId={orgId} portalId={portalId} folderId={null} onUploaded={(f) => setFiles((c) => [...c, f])} />
+        <Uploader key={`upload-${round}`} orgId={orgId} portalId={portalId} folderId={null} onUploaded={(f) => setFiles((c) => [...c, f])} />
       ) : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <Button type="submit" disabled={pending} className="w-full sm:w-auto">

@@ -6,9 +6,7 @@ import { cache } from "react";
 import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
 import { TaskUpload } from "@/components/guest/task-upload";
-import { MessageComposer } from "@/components/messages/composer";
-import { MarkThreadRead } from "@/components/messages/mark-read";
-import { MessageThread } from "@/components/messages/thread";
+import { PortalMessages } from "@/components/messages/portal-messages";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -102,7 +100,6 @@ export default async function GuestPortalPage({ params, searchParams }: { params
   const { viewer, view } = await load(orgId, portalId);
   const [home, thread] = await Promise.all([listGuestHome(viewer.userId), listMessages({ viewer, portalId, before })]);
   const unread = thread.messages.filter((m) => m.unread).length;
-  const newest = thread.messages.at(-1);
   const switcher = home.map((p) => ({ orgId: p.orgId, orgName: p.orgName, portalId: p.portalId, portalName: p.portalName, openCount: p.openTasks.length }));
 
   return (
@@ -210,24 +207,18 @@ export default async function GuestPortalPage({ params, searchParams }: { params
             </Badge>
           ) : null}
         </h2>
-        <MessageThread
+        <PortalMessages
           orgId={orgId}
           portalId={portalId}
           messages={thread.messages}
-          canDownload={view.permissions.download}
-          firmName={view.portal.orgName}
           olderHref={thread.older ? `${guestPortalPath(orgId, portalId)}?before=${thread.older}#messages` : null}
-          emptyHint={`Questions about this portal? Write to ${view.portal.orgName} here; you get an email when they answer.`}
-        />
-        {newest && unread > 0 ? (
-          <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markThreadReadAction.bind(null, orgId)} />
-        ) : null}
-        <MessageComposer
-          orgId={orgId}
-          portalId={portalId}
-          action={postMessageAction.bind(null, orgId)}
+          canDownload={view.permissions.download}
           canAttach={view.permissions.upload}
+          firmName={view.portal.orgName}
+          emptyHint={`Questions about this portal? Write to ${view.portal.orgName} here; you get an email when they answer.`}
           to={view.portal.orgName}
+          post={postMessageAction.bind(null, orgId)}
+          markRead={markThreadReadAction.bind(null, orgId)}
         />
       </section>
 

@@ -1,6 +1,4 @@
-import { MessageComposer } from "@/components/messages/composer";
-import { MarkThreadRead } from "@/components/messages/mark-read";
-import { MessageThread } from "@/components/messages/thread";
+import { PortalMessages } from "@/components/messages/portal-messages";
 import { mayPortal } from "@/lib/access/policy";
 import { listMessages } from "@/lib/messages/thread";
 import { getOrgProfile } from "@/lib/organization/profile";
@@ -18,7 +16,6 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
   const { before } = await searchParams;
   const { viewer } = await loadMemberPortal(orgId, portalId);
   const [{ messages, older }, profile] = await Promise.all([orNotFound(listMessages({ viewer, portalId, before })), getOrgProfile({ viewer })]);
-  const newest = messages.at(-1);
   const base = portalViewPath(orgId, portalId, "messages");
 
   return (
@@ -30,24 +27,18 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
         The portal&apos;s guests read these on their portal page and get an email for each new message (as they chose in their notifications). Files you attach
         are saved in the portal&apos;s top folder.
       </p>
-      <MessageThread
+      <PortalMessages
         orgId={orgId}
         portalId={portalId}
         messages={messages}
-        canDownload
-        firmName={profile.name}
         olderHref={older ? `${base}?before=${older}` : null}
-        emptyHint="Write the first message: the portal's guests get it by email and on their portal page."
-      />
-      {newest && messages.some((m) => m.unread) ? (
-        <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markThreadReadAction.bind(null, orgId)} />
-      ) : null}
-      <MessageComposer
-        orgId={orgId}
-        portalId={portalId}
-        action={postMessageAction.bind(null, orgId)}
+        canDownload
         canAttach={mayPortal(viewer, portalId, "upload")}
+        firmName={profile.name}
+        emptyHint="Write the first message: the portal's guests get it by email and on their portal page."
         to="The client"
+        post={postMessageAction.bind(null, orgId)}
+        markRead={markThreadReadAction.bind(null, orgId)}
       />
     </section>
   );
