@@ -240,11 +240,12 @@ test("a Sign Document: no Complete before the signature; after it, the firm sees
   await client.context().close();
 });
 
-test("My notifications offers the 'Requests for you' choice, on a phone and a laptop", async ({ browser }) => {
+test("My notifications offers the 'Requests for you' and 'Messages' choices, on a phone and a laptop", async ({ browser }) => {
   const client = await signedIn(browser, CLIENT, PHONE, "/account/notifications");
   await client.goto("/account/notifications");
   await expect(client.getByText("Requests for you")).toBeVisible();
-  await expect(client.getByText("Several uploads or requests within a minute come as one email.")).toBeVisible();
+  await expect(client.getByText("Several uploads, requests or messages within a minute come as one email.")).toBeVisible();
+  await expect(client.getByTestId("notify-messages")).toContainText("Messages");
   await check(client, "notifications", PHONE);
   await check(client, "notifications", LAPTOP);
   await client.context().close();
