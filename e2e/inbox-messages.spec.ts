@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { check as checkAt, LAPTOP, mailTo, PHONE, signedIn } from "./loop-support";
+import { check as checkAt, CLIENT, FIRM, LAPTOP, mailTo, PHONE, PORTAL, seededPortal, signedIn, toast } from "./loop-support";
 import { gotoStreamed } from "./support";
 
 // The firm's inbox and a portal's messages, in Chromium against the production build: the client
@@ -10,15 +10,10 @@ import { gotoStreamed } from "./support";
 // the answer marked new, and the marker goes once read. The client's uploads and answers are in
 // the inbox too. The seeded Northwind Advisors portal (scripts/seed-guest.ts) is used.
 
-const PORTAL = "Rivera Family — estate planning";
-const FIRM = "nora@northwind.test";
-const CLIENT = "client@demo.test";
 const run = randomUUID().slice(0, 8);
 const QUESTION_TEXT = `Can you confirm the trust's name? ${run}`;
 const REPLY_TEXT = `Received, thank you. The draft is attached. ${run}`;
 const QUESTION_TASK = `Which accounts are joint? ${run}`;
-
-const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
 
 let orgId = "";
 let portalId = "";
@@ -26,9 +21,7 @@ let portalId = "";
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  const [portal] = await query<{ id: string; orgId: string }>(`SELECT "id", "orgId" FROM "Portal" WHERE "name" = $1`, [PORTAL]);
-  orgId = portal!.orgId;
-  portalId = portal!.id;
+  ({ orgId, portalId } = await seededPortal());
 });
 
 test.afterAll(async () => {

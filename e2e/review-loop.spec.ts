@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { check, LAPTOP, mailTo, PHONE, signedIn } from "./loop-support";
+import { check, CLIENT, FIRM, LAPTOP, mailTo, PHONE, seededPortal, signedIn, toast } from "./loop-support";
 import { gotoStreamed } from "./support";
 
 // The daily loop between a firm and its client, in Chromium against the production build: the
@@ -11,15 +11,10 @@ import { gotoStreamed } from "./support";
 // card; a signed document's task page shows the signature. The seeded Northwind Advisors portal
 // (scripts/seed-guest.ts) is used with tasks of this spec's own, removed afterwards.
 
-const PORTAL = "Rivera Family — estate planning";
-const FIRM = "nora@northwind.test";
-const CLIENT = "client@demo.test";
 const run = randomUUID().slice(0, 8);
 const TITLE = `Bank statement for March ${run}`;
 const QUESTION = `Which bank is the statement from? ${run}`;
 const SIGN = `Sign the engagement letter again ${run}`;
-
-const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
 
 let orgId = "";
 let portalId = "";
@@ -27,9 +22,7 @@ let portalId = "";
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  const [portal] = await query<{ id: string; orgId: string }>(`SELECT "id", "orgId" FROM "Portal" WHERE "name" = $1`, [PORTAL]);
-  orgId = portal!.orgId;
-  portalId = portal!.id;
+  ({ orgId, portalId } = await seededPortal());
 });
 
 test.afterAll(async () => {
