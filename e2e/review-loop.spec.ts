@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, gotoStreamed, signIn } from "./support";
+import { check, CLIENT, FIRM, LAPTOP, mailTo, PHONE, seededPortal, signedIn, toast } from "./loop-support";
+import { gotoStreamed } from "./support";
 
 // The daily loop between a firm and its client, in Chromium against the production build: the
 // firm (a laptop) asks for a file, the client (a phone) hears about it by email with a link straight
@@ -10,17 +11,10 @@ import { expectAxeClean, gotoStreamed, signIn } from "./support";
 // card; a signed document's task page shows the signature. The seeded Northwind Advisors portal
 // (scripts/seed-guest.ts) is used with tasks of this spec's own, removed afterwards.
 
-const PORTAL = "Rivera Family — estate planning";
-const FIRM = "nora@northwind.test";
-const CLIENT = "client@demo.test";
-const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const run = randomUUID().slice(0, 8);
 const TITLE = `Bank statement for March ${run}`;
 const QUESTION = `Which bank is the statement from? ${run}`;
 const SIGN = `Sign the engagement letter again ${run}`;
-
-const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
 
 let orgId = "";
 let portalId = "";
@@ -28,9 +22,7 @@ let portalId = "";
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  const [portal] = await query<{ id: string; orgId: string }>(`SELECT "id", "orgId" FROM "Portal" WHERE "name" = $1`, [PORTAL]);
-  orgId = portal!.orgId;
-  portalId = portal!.id;
+  ({ orgId, portalId } = await seededPortal());
 });
 
 test.afterAll(async () => {
@@ -41,46 +33,6 @@ test.afterAll(async () => {
   );
   await query(`UPDATE "Task" SET "deletedAt" = now() WHERE "portalId" = $1 AND "title" LIKE $2`, [portalId, `%${run}`]);
 });
-
-/** Screenshot at the size, nothing wider than the screen, no serious or critical axe violation. */
-async function check(page: Page, name: string, size: { width: number; height: number }): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForLoadState("networkidle");
-  // Next streams a dynamic page's metadata: the title arrives after the body after a refresh.
-  await expect(page).toHaveTitle(/\S/);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/loop-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  await expectAxeClean(page, name);
-}
-
-async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  await signIn(page, email);
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  return page;
-}
-
-/** The newest captured email to `to` of a template whose text contains `needle`, waited for. */
-async function mailTo(to: string, template: string, needle: string): Promise<{ subject: string; text: string; html: string }> {
-  let found: { subject: string; text: string; html: string } | undefined;
-  await expect
-    .poll(
-      async () => {
-        const rows = await query<{ subject: string; text: string; html: string }>(
-          `SELECT "subject", "text", "html" FROM "OutboundEmail" WHERE "to" = $1 AND "template" = $2 AND "text" LIKE $3 ORDER BY "createdAt" DESC`,
-          [to, template, `%${needle}%`],
-        );
-        found = rows[0];
-        return rows.length;
-      },
-      { timeout: 15_000, message: `${template} email to ${to} about ${needle}` },
-    )
-    .toBeGreaterThan(0);
-  return found!;
-}
 
 async function taskId(title: string): Promise<string> {
   const [task] = await query<{ id: string }>(`SELECT "id" FROM "Task" WHERE "title" = $1 AND "deletedAt" IS NULL`, [title]);
@@ -281,11 +233,12 @@ test("a Sign Document: no Complete before the signature; after it, the firm sees
   await client.context().close();
 });
 
-test("My notifications offers the 'Requests for you' choice, on a phone and a laptop", async ({ browser }) => {
+test("My notifications offers the 'Requests for you' and 'Messages' choices, on a phone and a laptop", async ({ browser }) => {
   const client = await signedIn(browser, CLIENT, PHONE, "/account/notifications");
   await client.goto("/account/notifications");
   await expect(client.getByText("Requests for you")).toBeVisible();
-  await expect(client.getByText("Several uploads or requests within a minute come as one email.")).toBeVisible();
+  await expect(client.getByText("Several uploads, requests or messages within a minute come as one email.")).toBeVisible();
+  await expect(client.getByTestId("notify-messages")).toContainText("Messages");
   await check(client, "notifications", PHONE);
   await check(client, "notifications", LAPTOP);
   await client.context().close();

@@ -54,6 +54,7 @@ export const events = {
   "webhook/delivery.requested": eventType("webhook/delivery.requested", { schema: relayedEventSchemas["webhook/delivery.requested"] }),
   "partner/push.requested": eventType("partner/push.requested", { schema: relayedEventSchemas["partner/push.requested"] }),
   "bulk-request/send.requested": eventType("bulk-request/send.requested", { schema: relayedEventSchemas["bulk-request/send.requested"] }),
+  "message.posted": eventType("message.posted", { schema: relayedEventSchemas["message.posted"] }),
 } satisfies { [T in EventType]: { name: T } };
 
 /**

@@ -32,6 +32,10 @@ const WHAT: Record<string, (m: Meta) => string> = {
   "task.form_changed": (m) => `Changed a form (${String(m.fields ?? 0)} fields)`,
   "task.assignees_changed": (m) => `Changed a task's assignees (${Array.isArray(m.assignees) ? m.assignees.length : 0} now)`,
   "task.document_set": (m) => `Set the document to sign: ${quoted(m.name)}`,
+  "message.posted": (m) => {
+    const files = Array.isArray(m.file_ids) ? m.file_ids.length : 0;
+    return `Wrote a message${files > 0 ? ` with ${files === 1 ? "1 file" : `${files} files`}` : ""}`;
+  },
   "guest.invited": (m) => `Invited ${str(m.email) ?? "a guest"}`,
   "guest.reinvited": (m) => `Sent a new invitation to ${str(m.email) ?? "a guest"}`,
   "guest.accepted": (m) => `${str(m.email) ?? "A guest"} accepted the invitation`,

@@ -37,8 +37,16 @@ describe("notification preferences", () => {
       reminders: "immediately",
       invitations: "immediately",
       requests: "immediately",
+      messages: "immediately",
     });
-    await setNotificationPreferences(user.id, { uploads: "off", taskCompletions: "digest", reminders: "immediately", invitations: "off", requests: "off" });
+    await setNotificationPreferences(user.id, {
+      uploads: "off",
+      taskCompletions: "digest",
+      reminders: "immediately",
+      invitations: "off",
+      requests: "off",
+      messages: "off",
+    });
     expect(await getNotificationPreferences(user.id)).toMatchObject({ uploads: "off", taskCompletions: "digest" });
     await expect(setNotificationPreferences(user.id, { uploads: "sometimes" } as never)).rejects.toMatchObject({ name: "ZodError" });
   });
@@ -56,6 +64,7 @@ describe("notification preferences", () => {
       reminders: "immediately",
       invitations: "immediately",
       requests: "immediately",
+      messages: "immediately",
     });
     await setNotificationPreferences(digest.id, {
       uploads: "digest",
@@ -63,9 +72,17 @@ describe("notification preferences", () => {
       reminders: "immediately",
       invitations: "immediately",
       requests: "immediately",
+      messages: "immediately",
     });
     // A guest who turned uploads off gets nothing either.
-    await setNotificationPreferences(guest.id, { uploads: "off", taskCompletions: "off", reminders: "off", invitations: "off", requests: "off" });
+    await setNotificationPreferences(guest.id, {
+      uploads: "off",
+      taskCompletions: "off",
+      reminders: "off",
+      invitations: "off",
+      requests: "off",
+      messages: "off",
+    });
 
     await new InngestTestEngine({
       function: notifyPortalUsers,

@@ -4,6 +4,7 @@ import { bulkRequest } from "@/inngest/functions/bulk-request";
 import { dailyDigest } from "@/inngest/functions/daily-digest";
 import { deletedFilesPurge } from "@/inngest/functions/deleted-files-purge";
 import { eventsRelaySweep } from "@/inngest/functions/events-relay-sweep";
+import { notifyMessagePosted } from "@/inngest/functions/notify-message-posted";
 import { notifyPortalUsers } from "@/inngest/functions/notify-portal-users";
 import { notifyTaskCreated } from "@/inngest/functions/notify-task-created";
 import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/functions/partner";
@@ -31,6 +32,7 @@ export const functions = [
   sendEmailFunction,
   notifyPortalUsers,
   notifyTaskCreated,
+  notifyMessagePosted,
   dailyDigest,
   partnerVerifyLink,
   partnerPushPlan,

@@ -107,7 +107,13 @@ describe("new requests for clients", () => {
 
   it("follows the client's choice: digest keeps it for the daily digest, off sends nothing", async () => {
     const s = await setup();
-    const prefs = { uploads: "immediately", taskCompletions: "immediately", reminders: "immediately", invitations: "immediately" } as const;
+    const prefs = {
+      uploads: "immediately",
+      taskCompletions: "immediately",
+      reminders: "immediately",
+      invitations: "immediately",
+      messages: "immediately",
+    } as const;
     await setNotificationPreferences(s.guest.id, { ...prefs, requests: "digest" });
     await setNotificationPreferences(s.other.id, { ...prefs, requests: "off" });
     const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Year-end checklist" });

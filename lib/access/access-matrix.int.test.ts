@@ -52,6 +52,10 @@ import { updatePortal } from "@/lib/portals/update-portal";
 import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
 import { getSignatureRecord } from "@/lib/signing/signature-record";
 import { reviewTask } from "@/lib/tasks/review-task";
+import { inboxUnreadCount, listInbox, listInboxAssignees } from "@/lib/inbox/list-inbox";
+import { markAllInboxSeen, markInboxItemSeen } from "@/lib/inbox/seen";
+import { postMessage } from "@/lib/messages/post-message";
+import { listMessages, markThreadRead, unreadMessageCount } from "@/lib/messages/thread";
 import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
@@ -190,6 +194,11 @@ async function freshGuest(w: World) {
 async function guestUpload(w: World) {
   const { uploadedById } = await db.fileEntry.findUniqueOrThrow({ where: { id: w.fileId } });
   return (await db.fileEntry.create({ data: { orgId: w.orgId, portalId: w.portalId, name: "upload.pdf", registeredAt: new Date(), uploadedById } })).id;
+}
+
+/** An inbox item of the world's portal, as a client's upload writes it (InboxItem id). */
+async function inboxItem(w: World) {
+  return (await db.inboxItem.create({ data: { orgId: w.orgId, portalId: w.portalId, kind: "upload", title: "scan.pdf" } })).id;
 }
 
 /** A task of the given type for the client's side (a Fill Form with one optional field). */
@@ -550,6 +559,75 @@ const ROWS: Row[] = [
       return taskId;
     },
     run: (viewer, _w, taskId) => reviewTask({ viewer, taskId, decision: "return", reason: "Please say which month" }),
+  }),
+  // The firm's inbox: members and admins, each their own (another organization's admin has theirs,
+  // without this organization's items); people only, web only.
+  row({
+    entry: "inbox/list-inbox:listInbox",
+    scope: null,
+    write: false,
+    expect: { ...ORG_MEMBERS, system: "forbidden", ...LIST },
+    prepare: (w) => inboxItem(w),
+    run: (viewer) => listInbox({ viewer }),
+    sees: (r, w) => (r as { items: { portalId: string }[] }).items.some((i) => i.portalId === w.portalId),
+  }),
+  row({
+    entry: "inbox/list-inbox:inboxUnreadCount",
+    scope: null,
+    write: false,
+    expect: { ...ORG_MEMBERS, system: "forbidden" },
+    run: (viewer) => inboxUnreadCount({ viewer }),
+  }),
+  row({
+    entry: "inbox/list-inbox:listInboxAssignees",
+    scope: null,
+    write: false,
+    expect: { ...ORG_MEMBERS, system: "forbidden" },
+    run: (viewer) => listInboxAssignees({ viewer }),
+  }),
+  row({
+    entry: "inbox/seen:markInboxItemSeen",
+    scope: null,
+    write: true,
+    expect: { ...ORG_MEMBERS, system: "forbidden", otherOrg: "not_found" },
+    prepare: (w) => inboxItem(w),
+    run: (viewer, _w, itemId) => markInboxItemSeen({ viewer, itemId }),
+  }),
+  row({
+    entry: "inbox/seen:markAllInboxSeen",
+    scope: null,
+    write: true,
+    expect: { ...ORG_MEMBERS, system: "forbidden" },
+    run: (viewer) => markAllInboxSeen({ viewer }),
+  }),
+  // A portal's messages: its members' and guests' (view), people only, web only.
+  row({
+    entry: "messages/post-message:postMessage",
+    scope: null,
+    write: true,
+    expect: { ...PORTAL_VIEW, system: "forbidden" },
+    run: (viewer, w) => postMessage({ viewer, portalId: w.portalId, body: "Hello" }),
+  }),
+  row({
+    entry: "messages/thread:listMessages",
+    scope: null,
+    write: false,
+    expect: { ...PORTAL_VIEW, system: "forbidden" },
+    run: (viewer, w) => listMessages({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "messages/thread:unreadMessageCount",
+    scope: null,
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => unreadMessageCount({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "messages/thread:markThreadRead",
+    scope: null,
+    write: true,
+    expect: { ...PORTAL_VIEW, system: "forbidden" },
+    run: (viewer, w) => markThreadRead({ viewer, portalId: w.portalId, until: new Date() }),
   }),
   row({
     entry: "tasks/task-panel-data:getPortalTask",
@@ -1120,6 +1198,10 @@ const BUILDING_BLOCKS = [
   "portals/portal-record:loadPortalRecords",
   "portals/portal-record:loadPortalPage",
   "tasks/task-changes:lockTaskFor",
+  // The inbox's own checks and reads, inside its entry points; whether a viewer is a client.
+  "inbox/list-inbox:inboxMember",
+  "inbox/list-inbox:seenWatermark",
+  "inbox/record-activity:isClient",
   // Parts of the request makers above (createTask's own checks apply inside them).
   "requests/make-request-task:checkRequestSpec",
   "requests/make-request-task:makeRequestTask",

@@ -30,7 +30,9 @@ export type PortalAction =
   | "listGuests"
   | "viewHistory"
   /** Folders, renames, moves, deleting any entry, the recently deleted list and restores: the firm's, web only. */
-  | "manageFiles";
+  | "manageFiles"
+  /** The portal's message thread: reading it and writing to it (members, admins, the portal's guests); web only. */
+  | "messages";
 
 interface Rule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -53,6 +55,7 @@ export const PORTAL_RULES: Record<PortalAction, Rule> = {
   listGuests: { scope: "portal:read", guest: null },
   viewHistory: { scope: null, guest: null },
   manageFiles: { scope: null, guest: null },
+  messages: { scope: null, guest: "view" },
 };
 
 /** Actions on the organization as a whole. */
@@ -70,7 +73,9 @@ export type OrgAction =
   /** Connecting, testing and disconnecting the partner integration: admins, web only. */
   | "managePartner"
   /** One request sent to many portals at once (bulk requests): members and admins. */
-  | "sendBulkRequests";
+  | "sendBulkRequests"
+  /** The firm's inbox (what clients did across portals) and its seen state: members and admins, web only. */
+  | "viewInbox";
 
 interface OrgRule {
   /** The scope an OAuth client needs; null: not possible through the API at all. */
@@ -102,6 +107,7 @@ export const ORG_RULES: Record<OrgAction, OrgRule> = {
   manageOrganization: { scope: null, minRole: "admin" },
   managePartner: { scope: null, minRole: "admin" },
   sendBulkRequests: { scope: "task:write", minRole: "member" },
+  viewInbox: { scope: null, minRole: "member" },
 };
 
 const RANK: Record<Role, number> = { guest: 0, member: 1, admin: 2 };
@@ -164,6 +170,7 @@ const DESCRIBE: Record<PortalAction, string> = {
   listGuests: "list its guests",
   viewHistory: "view its history",
   manageFiles: "organize its files",
+  messages: "write messages",
 };
 
 /** The portal ids where a guest may do `action`. */

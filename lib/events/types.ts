@@ -124,6 +124,11 @@ export const eventDataSchemas = {
    * per bulk request, however often it is relayed.
    */
   "bulk-request/send.requested": z.strictObject({ bulk_request_id: id, org_id: id }),
+  /**
+   * A message was written in a portal's thread (lib/messages): the other side is emailed per
+   * their `messages` choice (inngest/functions/notify-message-posted.ts). Not a webhook event.
+   */
+  "message.posted": z.strictObject({ message_id: id }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -191,6 +196,7 @@ export const relayedEventSchemas = {
   "webhook/delivery.requested": eventDataSchemas["webhook/delivery.requested"],
   "partner/push.requested": eventDataSchemas["partner/push.requested"],
   "bulk-request/send.requested": eventDataSchemas["bulk-request/send.requested"],
+  "message.posted": withEnvelope(eventDataSchemas["message.posted"]),
 } as const satisfies Record<EventType, z.ZodObject>;
 
 export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

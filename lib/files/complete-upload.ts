@@ -11,6 +11,7 @@ import { recordUpload } from "./record-upload";
 import { MAX_FILE_SIZE } from "./schemas";
 import { UNANNOUNCED_SIZE } from "./start-upload";
 import { completeTaskByUpload } from "@/lib/tasks/complete-task";
+import { recordClientActivity } from "@/lib/inbox/record-activity";
 import { checkUploadTarget } from "./upload-target";
 
 export interface CompleteUploadInput {
@@ -84,6 +85,8 @@ export async function completeUpload(input: CompleteUploadInput): Promise<FileEn
     const file = await tx.fileEntry.findFirstOrThrow({ where: { id: fileId, orgId, portalId } });
     if (changed.count === 0) return { file, registered: false };
     await recordUpload(tx, { actor, file, mode: "presigned" });
+    // A client's upload is in the firm's inbox (lib/inbox).
+    await recordClientActivity(tx, viewer, { portalId, kind: "upload", title: file.name, fileId: file.id, taskId: file.taskId, at: now });
     // A guest's upload against an Open File Request fulfils it (D12: task.completed with file_id).
     if (file.taskId && viewer.kind === "user" && viewer.role === "guest") await completeTaskByUpload({ viewer, taskId: file.taskId, fileId: file.id }, tx);
     return { file, registered: true };

@@ -13,7 +13,9 @@ import { modeForUser, type NotificationPreferenceKind } from "./preferences";
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-export type BatchKind = "uploads" | "requests";
+const TEMPLATE = { uploads: "file-uploaded", requests: "task-created", messages: "message-posted" } as const;
+
+export type BatchKind = "uploads" | "requests" | "messages";
 
 export interface HeldNotice {
   userId: string;
@@ -59,7 +61,7 @@ export async function flushNotices(input: { userId: string; orgId: string; kind:
     await queueEmail(tx, {
       orgId: input.orgId,
       to: user.email,
-      template: input.kind === "uploads" ? "file-uploaded" : "task-created",
+      template: TEMPLATE[input.kind],
       ...content,
     });
     return { sent: claimed.length };

@@ -22,6 +22,7 @@ const prefs = (invitations: NotificationPreferences["invitations"]): Notificatio
   reminders: "immediately",
   invitations,
   requests: "immediately",
+  messages: "immediately",
 });
 
 async function setup() {

@@ -5,7 +5,7 @@ import type { NotificationMode } from "@/lib/generated/prisma/client";
 // Each user's choice per kind of email, the same in every organization they belong to,
 // members and guests alike: immediately, in the daily digest, or not at all. No row: immediately.
 
-export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations", "requests"] as const;
+export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations", "requests", "messages"] as const;
 export type NotificationPreferenceKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_MODES = ["immediately", "digest", "off"] as const satisfies readonly NotificationMode[];
 
@@ -17,6 +17,7 @@ const DEFAULTS: NotificationPreferences = {
   reminders: "immediately",
   invitations: "immediately",
   requests: "immediately",
+  messages: "immediately",
 };
 
 export const NotificationPreferencesSchema = z.object(
@@ -29,7 +30,14 @@ export const NotificationPreferencesSchema = z.object(
 export async function getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
   const row = await db.notificationPreference.findUnique({ where: { userId } });
   return row
-    ? { uploads: row.uploads, taskCompletions: row.taskCompletions, reminders: row.reminders, invitations: row.invitations, requests: row.requests }
+    ? {
+        uploads: row.uploads,
+        taskCompletions: row.taskCompletions,
+        reminders: row.reminders,
+        invitations: row.invitations,
+        requests: row.requests,
+        messages: row.messages,
+      }
     : { ...DEFAULTS };
 }
 

@@ -15,7 +15,7 @@ export function fileWebUrl(orgId: string, portalId: string, fileId: string): str
 }
 
 /** The portal's other member views, beside its folders: `/org/<org>/vault/<portal>/<view>`. */
-export type PortalView = "tasks" | "guests" | "history" | "deleted" | "settings";
+export type PortalView = "tasks" | "messages" | "guests" | "history" | "deleted" | "settings";
 
 export function portalViewPath(orgId: string, portalId: string, view: PortalView): string {
   return `/org/${orgId}/vault/${portalId}/${view}`;

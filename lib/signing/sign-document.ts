@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { AppError, conflict, forbidden, invalidRequest, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
+import { recordClientActivity } from "@/lib/inbox/record-activity";
 import { isUuid } from "@/lib/ids";
 import { deleteObject, presignGet, readObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
@@ -218,6 +219,7 @@ export async function signDocument({
           signed_at: signedAt.toISOString(),
         },
       });
+      await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "signed", title: task.title, taskId: task.id, fileId: created.id });
       await markTaskDone(tx, { orgId: viewer.orgId, taskId: task.id, actor });
       return created;
     });

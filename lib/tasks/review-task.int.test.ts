@@ -102,6 +102,7 @@ describe("reviewTask", () => {
       reminders: "immediately",
       invitations: "immediately",
       requests: "off",
+      messages: "immediately",
     });
     const { taskId } = await createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Which bank?", action_type: "Question?" });
     await answerQuestion({ viewer: s.guest, taskId, text: "The blue one" });

@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/db";
 import { AppError, conflict, forbidden, invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import type { Task, TaskActionType, TaskFormField } from "@/lib/generated/prisma/client";
+import { recordClientActivity } from "@/lib/inbox/record-activity";
 import { markTaskDone } from "./complete-task";
 import { lockTaskFor } from "./task-changes";
 
@@ -58,6 +59,7 @@ export async function answerQuestion({ viewer, taskId, text }: { viewer: Viewer;
       targetId: taskId,
       metadata: { length: answer.length },
     });
+    await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "answer", title: task.title, taskId });
     return markTaskDone(tx, { orgId: viewer.orgId, taskId, actor: actorOf(viewer) });
   });
 }
@@ -130,6 +132,7 @@ export async function submitTaskForm({ viewer, taskId, values }: { viewer: Viewe
       targetId: taskId,
       metadata: { fields: fields.length },
     });
+    await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "form", title: task.title, taskId });
     return markTaskDone(tx, { orgId: viewer.orgId, taskId, actor: actorOf(viewer) });
   });
 }
@@ -137,7 +140,8 @@ export async function submitTaskForm({ viewer, taskId, values }: { viewer: Viewe
 /** A General task marked done by the client (members complete any task with completeTask). */
 export async function markGeneralTaskDone({ viewer, taskId }: { viewer: Viewer; taskId: string }) {
   return withChange(async (tx) => {
-    await lockTaskToComplete(tx, viewer, taskId, "General");
+    const task = await lockTaskToComplete(tx, viewer, taskId, "General");
+    await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "done", title: task.title, taskId });
     return markTaskDone(tx, { orgId: viewer.orgId, taskId, actor: actorOf(viewer) });
   });
 }

@@ -26,12 +26,25 @@ const FULL_ROWS = [
   "BulkRequest",
   "RecurringRequest",
   "TemplateRequest",
+  "Message",
+  "InboxItem",
 ];
 const IDS_ONLY = ["Event", "OutboundEmail", "DigestItem", "BatchedNotice", "OAuthGrant", "OAuthAuthorizationCode"];
 /** Every table with an `orgId` column is in one of these (sweep.int.test.ts checks it against the database). */
 export const ORG_TABLES = [...FULL_ROWS, ...IDS_ONLY];
 /** Tables without orgId, counted whole: only meaningful where nothing else writes the database meanwhile. */
-const GLOBAL_COUNTS = ["TaskAssignee", "TaskFormField", "TaskAnswer", "TaskReminder", "WebhookDelivery", "WebhookAttempt", "OAuthRefreshToken", "User"];
+const GLOBAL_COUNTS = [
+  "TaskAssignee",
+  "TaskFormField",
+  "TaskAnswer",
+  "TaskReminder",
+  "WebhookDelivery",
+  "WebhookAttempt",
+  "OAuthRefreshToken",
+  "User",
+  "InboxSeen",
+  "MessageRead",
+];
 
 const q = (t: string) => `"${t}"`;
 

@@ -83,6 +83,11 @@ export async function createVictim() {
     data: { orgId, url: "https://127.0.0.1:9/victim", events: ["portal.created"], secretEncrypted: encrypt(`whsec_${randomUUID()}`) },
   });
   const delivery = await db.webhookDelivery.create({ data: { webhookId: webhook.id, eventType: "portal.created", status: "failed", attemptCount: 4 } });
+  // What the client did (the firm's inbox) and a message of the portal's thread.
+  const inboxItem = await db.inboxItem.create({ data: { orgId, portalId: portal.id, kind: "upload", title: "victim-inbox.pdf", actorUserId: guest.id } });
+  const message = await db.message.create({
+    data: { orgId, portalId: portal.id, authorId: guest.id, fromFirm: false, body: `Victim message ${randomUUID()}` },
+  });
   // A guest of another portal of the same organization (the web sweep's second caller).
   const outsider = await createOtherPortalGuest(orgId);
   return {
@@ -102,6 +107,8 @@ export async function createVictim() {
     trashed,
     webhook,
     delivery,
+    inboxItem,
+    message,
     outsider,
   };
 }
@@ -143,6 +150,9 @@ export function victimSecrets(v: Victim): string[] {
     v.guest.id,
     v.user.id,
     v.externalId.value,
+    v.inboxItem.id,
+    v.message.id,
+    v.message.body,
     ...v.states.map((s) => s.id),
   ];
 }

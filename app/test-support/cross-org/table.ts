@@ -484,6 +484,51 @@ function listActions(): ActionRow[] {
   ];
 }
 
+/** A portal's messages: the firm's Messages tab and the client's page post to the same actions. */
+function messageActions(): ActionRow[] {
+  const f = `${VAULT}/message-actions.ts`;
+  const messagesPage = (v: Victim) => `/org/${v.orgId}/vault/${v.portal.id}/messages`;
+  return [
+    ...portalAction(f, "postMessageAction", "a message in the victim's portal", messagesPage, () => ({ body: "Planted" })),
+    ...portalAction(f, "postMessageAction", "the victim's file attached to a message", messagesPage, (v) => ({ body: "Planted", fileIds: [v.file.id] }), {
+      member: "as_unknown",
+      guest: "as_unknown",
+    }),
+    ...portalAction(f, "markThreadReadAction", "the victim's thread marked read", messagesPage, () => ({ until: new Date().toISOString() })),
+  ];
+}
+
+/** The firm's inbox: an item opened (marked seen), everything marked seen. */
+function inboxActions(): ActionRow[] {
+  const f = "app/(web)/org/[orgId]/inbox/actions.ts";
+  return [
+    action(
+      f,
+      "openInboxItemAction",
+      "an item of the victim's inbox",
+      both,
+      (v) => `/org/${v.orgId}/inbox`,
+      (v) => ({ bound: [v.orgId, {}], fields: { itemId: v.inboxItem.id } }),
+    ),
+    action(
+      f,
+      "openInboxItemAction",
+      "an item of the victim's inbox through its own organization",
+      memberOnly,
+      (_v, a) => `/org/${a.orgId}/inbox`,
+      (v, a) => ({ bound: [a.orgId, {}], fields: { itemId: v.inboxItem.id } }),
+    ),
+    action(
+      f,
+      "markAllSeenAction",
+      "the victim's inbox marked seen",
+      both,
+      (v) => `/org/${v.orgId}/inbox`,
+      (v) => ({ bound: [v.orgId, {}], fields: {} }),
+    ),
+  ];
+}
+
 function clientActions(): ActionRow[] {
   const f = "app/(web)/org/[orgId]/client/[portalId]/actions.ts";
   const clientPage = (v: Victim) => `/org/${v.orgId}/client/${v.portal.id}`;
@@ -541,7 +586,7 @@ export const SWEEP: readonly SweepRow[] = [
     (v, a) => `/org/${a.orgId}/vault/${a.portal.id}/folder/${v.folder.id}`,
   ),
   // The portal workspace's tabs: the victim's portal, and the victim's portal or task under the attacker's own organization or portal.
-  ...(["deleted", "guests", "history", "settings", "tasks"] as const).flatMap((tab) => [
+  ...(["deleted", "guests", "history", "messages", "settings", "tasks"] as const).flatMap((tab) => [
     page(`/org/[orgId]/vault/[portalId]/${tab}`, `the victim's portal's ${tab} tab`, both, (v) => `/org/${v.orgId}/vault/${v.portal.id}/${tab}`),
     page(
       `/org/[orgId]/vault/[portalId]/${tab}`,
@@ -578,6 +623,13 @@ export const SWEEP: readonly SweepRow[] = [
   ),
   open("/join/[token]", "addressed by the member invitation's secret token (who holds it is the invitee), never by an id"),
   page("/org/[orgId]/requests", "the victim's bulk requests", both, (v) => `/org/${v.orgId}/requests`),
+  page("/org/[orgId]/inbox", "the victim's inbox", both, (v) => `/org/${v.orgId}/inbox`),
+  page(
+    "/org/[orgId]/inbox",
+    "the victim's portal as the inbox's filter under its own organization",
+    memberOnly,
+    (v, a) => `/org/${a.orgId}/inbox?portal=${v.portal.id}`,
+  ),
   page("/org/[orgId]/requests/[bulkId]", "a bulk request under the victim's organization", both, (v) => `/org/${v.orgId}/requests/${UNKNOWN_ID}`),
   // --- the client's (guest's) pages (guest) ----------------------------------------------------
   page("/guest", "the caller's own portals across organizations", { member: "own_only", guest: "own_only" }, () => "/guest"),
@@ -729,6 +781,8 @@ export const SWEEP: readonly SweepRow[] = [
   ...guestActions(),
   ...listActions(),
   ...clientActions(),
+  ...messageActions(),
+  ...inboxActions(),
   action(PARTNER_SETTINGS, "testPartnerAction", "the victim's partner settings", both, settings("partner"), (v) => ({
     bound: [v.orgId, {}],
     fields: partnerForm,

@@ -10,6 +10,7 @@ export interface NoticeLine {
 const WHAT = {
   uploads: { one: "new file", many: "new files", lead: "These files were uploaded:", why: "file notifications" },
   requests: { one: "new request", many: "new requests", lead: "You have new requests:", why: "request notifications" },
+  messages: { one: "new message", many: "new messages", lead: "You have new messages:", why: "message notifications" },
 } as const;
 
 /** Several notices of one kind as one email: a list of links with their detail. */

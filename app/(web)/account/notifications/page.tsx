@@ -14,6 +14,7 @@ const KINDS: Record<NotificationPreferenceKind, { label: string; hint: string }>
   reminders: { label: "Reminders", hint: "A task assigned to you is due soon or overdue." },
   invitations: { label: "Invitations", hint: "Someone accepted an invitation you sent, to a portal or to the organization." },
   requests: { label: "Requests for you", hint: "A firm asked you for something in a portal, or sent a request back to you with a reason." },
+  messages: { label: "Messages", hint: "Someone wrote in a portal's messages: a client to the firm, or the firm to you." },
 };
 const MODES = [
   { value: "immediately", label: "Immediately" },
@@ -31,8 +32,8 @@ export default async function NotificationsPage() {
       title="My notifications"
       intro={
         <>
-          Choose which emails you get at {user.email}. Several uploads or requests within a minute come as one email. The daily digest collects the day&apos;s
-          updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
+          Choose which emails you get at {user.email}. Several uploads, requests or messages within a minute come as one email. The daily digest collects the
+          day&apos;s updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
         </>
       }
     >

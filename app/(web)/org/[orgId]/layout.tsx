@@ -4,6 +4,8 @@ import { AccountControls } from "@/components/account-controls";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { listUserOrganizations } from "@/lib/access/organizations";
+import { findUserViewer } from "@/lib/access/viewer";
+import { inboxUnreadCount } from "@/lib/inbox/list-inbox";
 import { mustEnrolTwoFactor, TWO_FACTOR_PATH } from "@/lib/auth/require-two-factor";
 import { requireUser } from "@/lib/auth/session";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
@@ -21,7 +23,11 @@ export default async function OrgLayout({ children, params }: { children: ReactN
   // the most used ones stay one click away here. Everyone chooses their own emails.
   const isMember = current.role === "admin" || current.role === "member";
   const showApiSettings = current.role === "admin" && (await hasApiAccess(orgId));
+  // The inbox comes first for members, with what they have not seen yet.
+  const viewer = isMember ? await findUserViewer(user.id, orgId) : null;
+  const unread = viewer ? await inboxUnreadCount({ viewer }) : 0;
   const links: HeaderLink[] = [
+    ...(isMember ? [{ href: `/org/${orgId}/inbox`, label: unread > 0 ? `Inbox (${unread >= 100 ? "99+" : unread})` : "Inbox" }] : []),
     { href: `/org/${orgId}`, label: "Portals" },
     ...(isMember ? [{ href: `/org/${orgId}/settings/profile`, label: "Settings" }] : []),
     ...(showApiSettings

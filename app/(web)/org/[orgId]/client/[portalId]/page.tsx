@@ -1,18 +1,21 @@
 import type { Metadata } from "next";
-import { CheckCircle2, FileSignature, FolderOpen, ListChecks, Undo2, Upload } from "lucide-react";
+import { CheckCircle2, FileSignature, FolderOpen, ListChecks, MessageSquare, Undo2, Upload } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
 import { TaskUpload } from "@/components/guest/task-upload";
+import { PortalMessages } from "@/components/messages/portal-messages";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/access/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
+import { listMessages } from "@/lib/messages/thread";
 import { guestPortalPath } from "@/lib/portals/links";
+import { markThreadReadAction, postMessageAction } from "../../vault/[portalId]/message-actions";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
 
 type Params = { orgId: string; portalId: string };
@@ -91,10 +94,12 @@ function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: st
   );
 }
 
-export default async function GuestPortalPage({ params }: { params: Promise<Params> }) {
+export default async function GuestPortalPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<{ before?: string }> }) {
   const { orgId, portalId } = await params;
+  const { before } = await searchParams;
   const { viewer, view } = await load(orgId, portalId);
-  const home = await listGuestHome(viewer.userId);
+  const [home, thread] = await Promise.all([listGuestHome(viewer.userId), listMessages({ viewer, portalId, before })]);
+  const unread = thread.messages.filter((m) => m.unread).length;
   const switcher = home.map((p) => ({ orgId: p.orgId, orgName: p.orgName, portalId: p.portalId, portalName: p.portalName, openCount: p.openTasks.length }));
 
   return (
@@ -192,6 +197,30 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
           </ul>
         </section>
       ) : null}
+
+      <section aria-labelledby="messages-heading" id="messages" className="scroll-mt-4 space-y-3">
+        <h2 id="messages-heading" className="flex items-center gap-2 text-lg font-semibold">
+          <MessageSquare aria-hidden className="size-5" /> Messages with {view.portal.orgName}
+          {unread > 0 ? (
+            <Badge tone="info" className="unread-count">
+              {unread} new
+            </Badge>
+          ) : null}
+        </h2>
+        <PortalMessages
+          orgId={orgId}
+          portalId={portalId}
+          messages={thread.messages}
+          olderHref={thread.older ? `${guestPortalPath(orgId, portalId)}?before=${thread.older}#messages` : null}
+          canDownload={view.permissions.download}
+          canAttach={view.permissions.upload}
+          firmName={view.portal.orgName}
+          emptyHint={`Questions about this portal? Write to ${view.portal.orgName} here; you get an email when they answer.`}
+          to={view.portal.orgName}
+          post={postMessageAction.bind(null, orgId)}
+          markRead={markThreadReadAction.bind(null, orgId)}
+        />
+      </section>
 
       <section aria-labelledby="files-heading" className="space-y-3">
         <h2 id="files-heading" className="flex items-center gap-2 text-lg font-semibold">

@@ -3,6 +3,7 @@ import { PartnerLinkControl } from "@/components/portal/partner-link-control";
 import { PortalHeader } from "@/components/portal/portal-header";
 import { NavTabs } from "@/components/ui/nav-tabs";
 import { mayOrg, mayPortal } from "@/lib/access/policy";
+import { unreadMessageCount } from "@/lib/messages/thread";
 import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { portalPath, portalViewPath } from "@/lib/portals/links";
@@ -16,10 +17,15 @@ type Params = { orgId: string; portalId: string };
 export default async function PortalLayout({ children, params }: { children: ReactNode; params: Promise<Params> }) {
   const { orgId, portalId } = await params;
   const { viewer, portal } = await loadMemberPortal(orgId, portalId);
-  const [states, partner] = await Promise.all([listWorkflowStates({ viewer }), refreshPartnerLinkIfStale({ viewer, portalId })]);
+  const [states, partner, unread] = await Promise.all([
+    listWorkflowStates({ viewer }),
+    refreshPartnerLinkIfStale({ viewer, portalId }),
+    unreadMessageCount({ viewer, portalId }),
+  ]);
   const tabs = [
     { href: portalPath(orgId, portalId), label: "Files", matchPrefix: `/org/${orgId}/vault/${portalId}/folder/` },
     { href: portalViewPath(orgId, portalId, "tasks"), label: "Tasks", count: portal.openTaskCount },
+    { href: portalViewPath(orgId, portalId, "messages"), label: "Messages", count: unread > 0 ? unread : undefined },
     { href: portalViewPath(orgId, portalId, "guests"), label: "Guests" },
     { href: portalViewPath(orgId, portalId, "history"), label: "History" },
     { href: portalViewPath(orgId, portalId, "deleted"), label: "Recently deleted" },
