@@ -11,6 +11,7 @@ import { isUuid } from "@/lib/ids";
 import { fromApiActionType } from "./action-types";
 import { setTaskFormFields } from "./form-fields";
 import { setSignDocument } from "./sign-document";
+import { setSigners } from "./signers";
 import { checkTaskContent } from "./task-content";
 import { resolveAssignees, type ResolvedAssignee } from "./resolve-assignees";
 import { CreateTaskBodySchema, type CreateTaskBody } from "./schemas";
@@ -33,13 +34,15 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
   checkTaskContent(fromApiActionType(actionType), body);
   if (body.signature_placement !== undefined && body.document_file_id === undefined)
     throw invalidField("document_file_id", "Required with signature_placement");
-  if (body.form_fields === undefined && body.document_file_id === undefined) return insertTask(viewer, portalId, body);
-  return withChange(async () => {
+  if (body.signing_order !== undefined && body.signers === undefined) throw invalidField("signers", "Required with signing_order");
+  if (body.form_fields === undefined && body.document_file_id === undefined && body.signers === undefined) return insertTask(viewer, portalId, body);
+  return withChange(async (tx) => {
     const { taskId } = await insertTask(viewer, portalId, body);
     if (body.form_fields) await setTaskFormFields({ viewer, taskId, fields: body.form_fields });
     if (body.document_file_id !== undefined) {
       await setSignDocument({ viewer, taskId, fileId: body.document_file_id, placement: body.signature_placement ?? { signaturePage: true } });
     }
+    if (body.signers !== undefined) await setSigners(tx, { viewer, taskId, signers: body.signers, order: body.signing_order ?? "sequential" });
     return { taskId };
   });
 }
