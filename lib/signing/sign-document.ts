@@ -76,6 +76,9 @@ async function loadSigning(viewer: Viewer, taskId: string) {
   return { task, file: { ...file, storageKey: file.storageKey } };
 }
 
+/** A refusal about the signing order, which the signing page shows as it is (field `signers`). */
+const signerRefusal = (code: "forbidden" | "conflict", message: string) => new AppError(code, message, {}, { field: "signers" });
+
 /**
  * Whether the viewer may sign now. Without named signers, the completer check of every task (an
  * assigned guest, any guest when nobody is assigned, a member). With them: one of the signers,
@@ -89,12 +92,12 @@ async function checkSigner(client: Tx, viewer: Viewer, task: Task): Promise<Sign
   }
   if (task.status === "Done") throw conflict("This document is already signed");
   const me = viewer.kind === "user" ? signers.find((s) => s.userId === viewer.userId) : undefined;
-  if (!me) throw forbidden("You are not one of the signers of this document");
-  if (me.signedAt) throw conflict("You have signed this document; the other signers are asked in turn");
+  if (!me) throw signerRefusal("forbidden", "You are not one of the signers of this document");
+  if (me.signedAt) throw signerRefusal("conflict", "You have signed this document; the other signers are asked in turn");
   const due = signersToSign(signers, task.signingOrder);
   if (!due.some((s) => s.userId === me.userId)) {
     const next = due[0]!;
-    throw forbidden(`It is not your turn to sign yet: ${next.name || next.email} signs first. You get an email when it is your turn.`);
+    throw signerRefusal("forbidden", `It is not your turn to sign yet: ${next.name || next.email} signs first. You get an email when it is your turn.`);
   }
   return signers;
 }

@@ -210,9 +210,7 @@ describe("several signers", () => {
       `invalid_request: signers.1: ${s.guestA.id} is named twice`,
     );
     expect(
-      await outcomeOf(
-        createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Question", action_type: "Question?", signers: [s.guestA.id] } as never),
-      ),
+      await outcomeOf(createTask({ viewer: s.viewer, portalId: s.portal.id, title: "Question", action_type: "Question?", signers: [s.guestA.id] } as never)),
     ).toBe("invalid_request: signers: Only a Sign Document task has signers");
     // Reordered before anyone signs: Gus first now.
     await updateTask({ viewer: s.viewer, taskId: s.taskId, signers: [s.guestB.id, s.guestA.id] });
@@ -225,7 +223,10 @@ describe("several signers", () => {
     );
     // A foreign organization's viewer does not see the signers.
     expect(await outcomeOf(getSigners({ viewer: other.viewer, portalId: s.portal.id, taskId: s.taskId }))).toBe("not_found: Task not found");
-    const audit = await db.auditLog.findMany({ where: { orgId: s.org.id, action: { in: ["task.signers_set", "task.signer_signed"] } }, orderBy: { createdAt: "asc" } });
+    const audit = await db.auditLog.findMany({
+      where: { orgId: s.org.id, action: { in: ["task.signers_set", "task.signer_signed"] } },
+      orderBy: { createdAt: "asc" },
+    });
     expect(audit.map((r) => r.action)).toEqual(["task.signers_set", "task.signers_set", "task.signer_signed"]);
   });
 });

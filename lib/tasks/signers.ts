@@ -2,7 +2,7 @@ import { requirePortal, taskWhere } from "@/lib/access/policy";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { db, type Tx } from "@/lib/db";
-import { conflict, invalidField, notFound } from "@/lib/errors";
+import { AppError, conflict, invalidField, notFound } from "@/lib/errors";
 import type { SigningOrder } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { lockTaskFor, touchPortal } from "./task-changes";
@@ -45,6 +45,9 @@ export async function loadSigners(client: Pick<Tx, "taskSigner">, taskId: string
   });
 }
 
+/** 400 naming the position in the API (`signers.1`) and the `signers` field in the web form. */
+const signerError = (i: number, message: string) => new AppError("invalid_request", `signers.${i}: ${message}`, {}, { field: "signers", userMessage: message });
+
 /** Each id a guest of the portal or a member of the organization (a member who is also a guest signs as a member); 400 naming the first other. */
 async function resolveSigners(tx: Tx, { orgId, portalId, userIds }: { orgId: string; portalId: string; userIds: string[] }) {
   const ids = userIds.filter(isUuid);
@@ -56,7 +59,7 @@ async function resolveSigners(tx: Tx, { orgId, portalId, userIds }: { orgId: str
     const member = members.find((m) => m.userId === userId);
     const guest = guests.find((g) => g.userId === userId);
     const found = member ?? guest;
-    if (!found) throw invalidField(`signers.${i}`, `${userId} is not a guest of this portal or a member of this organization`);
+    if (!found) throw signerError(i, `${userId} is not a guest of this portal or a member of this organization`);
     return { userId, position: i, type: member ? ("member" as const) : ("guest" as const), name: found.user.name, email: found.user.email };
   });
 }
@@ -75,7 +78,7 @@ export async function setSigners(
   if (!SIGNING_ORDERS.includes(order)) throw invalidField("signing_order", 'Use "sequential" or "parallel"');
   if (signers.length > MAX_SIGNERS) throw invalidField("signers", `At most ${MAX_SIGNERS} signers`);
   const repeated = signers.findIndex((id, i) => signers.indexOf(id) !== i);
-  if (repeated >= 0) throw invalidField(`signers.${repeated}`, `${signers[repeated]} is named twice`);
+  if (repeated >= 0) throw signerError(repeated, `${signers[repeated]} is named twice`);
   const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
   if (task.actionType !== "SignDocument") throw invalidField("signers", "Only a Sign Document task has signers");
   if (task.status === "Done" || task.signedFileId) throw conflict("Signing has started: the signers can no longer change; ask again with a new task");
@@ -100,9 +103,17 @@ export async function setSigners(
 export async function getSigners({ viewer, portalId, taskId }: { viewer: Viewer; portalId: string; taskId: string }) {
   requirePortal(viewer, portalId, "viewTasks", "Task");
   const task = isUuid(taskId)
-    ? await db.task.findFirst({ where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] }, select: { id: true, signingOrder: true } })
+    ? await db.task.findFirst({
+        where: { AND: [taskWhere(viewer, "viewTasks"), { id: taskId, portalId }] },
+        select: { id: true, signingOrder: true, signedFileId: true },
+      })
     : null;
   if (!task) throw notFound("Task");
   const signers = await loadSigners(db, task.id);
-  return { order: task.signingOrder, signers: signers.map((s) => ({ ...s, status: signerStatus(s, signers, task.signingOrder) })) };
+  return {
+    order: task.signingOrder,
+    /** Someone has signed: the document and the signers no longer change. */
+    started: task.signedFileId !== null,
+    signers: signers.map((s) => ({ ...s, status: signerStatus(s, signers, task.signingOrder) })),
+  };
 }
