@@ -593,7 +593,7 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     prepare: async (w) => (await createTask({ viewer: w.system, portalId: w.portalId, title: "Sign", action_type: "Sign Document" })).taskId,
-    run: (viewer, w, taskId) => db.$transaction((tx) => setSigners(tx, { viewer, taskId, signers: [w.adminId], order: "sequential" })),
+    run: (viewer, w, taskId) => setSigners({ viewer, taskId, signers: [w.adminId], order: "sequential" }),
   }),
   row({
     entry: "tasks/signers:getSigners",

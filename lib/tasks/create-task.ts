@@ -36,13 +36,13 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
     throw invalidField("document_file_id", "Required with signature_placement");
   if (body.signing_order !== undefined && body.signers === undefined) throw invalidField("signers", "Required with signing_order");
   if (body.form_fields === undefined && body.document_file_id === undefined && body.signers === undefined) return insertTask(viewer, portalId, body);
-  return withChange(async (tx) => {
+  return withChange(async () => {
     const { taskId } = await insertTask(viewer, portalId, body);
     if (body.form_fields) await setTaskFormFields({ viewer, taskId, fields: body.form_fields });
     if (body.document_file_id !== undefined) {
       await setSignDocument({ viewer, taskId, fileId: body.document_file_id, placement: body.signature_placement ?? { signaturePage: true } });
     }
-    if (body.signers !== undefined) await setSigners(tx, { viewer, taskId, signers: body.signers, order: body.signing_order ?? "sequential" });
+    if (body.signers !== undefined) await setSigners({ viewer, taskId, signers: body.signers, order: body.signing_order ?? "sequential" });
     return { taskId };
   });
 }

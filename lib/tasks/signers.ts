@@ -71,32 +71,42 @@ async function resolveSigners(tx: Tx, { orgId, portalId, userIds }: { orgId: str
  * nor a member, a repeated id or more than MAX_SIGNERS; 409 once someone has signed (the signed
  * copy already carries their signature).
  */
-export async function setSigners(
-  tx: Tx,
-  { viewer, taskId, signers, order }: { viewer: Viewer; taskId: string; signers: string[]; order: SigningOrder },
-): Promise<SignerState[]> {
+export async function setSigners({
+  viewer,
+  taskId,
+  signers,
+  order,
+}: {
+  viewer: Viewer;
+  taskId: string;
+  signers: string[];
+  order: SigningOrder;
+}): Promise<SignerState[]> {
   if (!SIGNING_ORDERS.includes(order)) throw invalidField("signing_order", 'Use "sequential" or "parallel"');
   if (signers.length > MAX_SIGNERS) throw invalidField("signers", `At most ${MAX_SIGNERS} signers`);
   const repeated = signers.findIndex((id, i) => signers.indexOf(id) !== i);
   if (repeated >= 0) throw signerError(repeated, `${signers[repeated]} is named twice`);
-  const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
-  if (task.actionType !== "SignDocument") throw invalidField("signers", "Only a Sign Document task has signers");
-  if (task.status === "Done" || task.signedFileId) throw conflict("Signing has started: the signers can no longer change; ask again with a new task");
-  const resolved = await resolveSigners(tx, { orgId: viewer.orgId, portalId: task.portalId, userIds: signers });
-  await tx.taskSigner.deleteMany({ where: { taskId: task.id } });
-  if (resolved.length > 0) await tx.taskSigner.createMany({ data: resolved.map((s) => ({ ...s, taskId: task.id })) });
-  await tx.task.update({ where: { id: task.id }, data: { signingOrder: order } });
-  await touchPortal(tx, { orgId: viewer.orgId, portalId: task.portalId });
-  await recordAudit(tx, {
-    orgId: viewer.orgId,
-    portalId: task.portalId,
-    actor: actorOf(viewer),
-    action: "task.signers_set",
-    targetType: "task",
-    targetId: task.id,
-    metadata: { signing_order: order, signers: resolved.map((s) => ({ user_id: s.userId, type: s.type })) },
+  // Inside the caller's transaction when there is one (task create and PATCH): all or nothing.
+  return db.$transaction(async (tx) => {
+    const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
+    if (task.actionType !== "SignDocument") throw invalidField("signers", "Only a Sign Document task has signers");
+    if (task.status === "Done" || task.signedFileId) throw conflict("Signing has started: the signers can no longer change; ask again with a new task");
+    const resolved = await resolveSigners(tx, { orgId: viewer.orgId, portalId: task.portalId, userIds: signers });
+    await tx.taskSigner.deleteMany({ where: { taskId: task.id } });
+    if (resolved.length > 0) await tx.taskSigner.createMany({ data: resolved.map((s) => ({ ...s, taskId: task.id })) });
+    await tx.task.update({ where: { id: task.id }, data: { signingOrder: order } });
+    await touchPortal(tx, { orgId: viewer.orgId, portalId: task.portalId });
+    await recordAudit(tx, {
+      orgId: viewer.orgId,
+      portalId: task.portalId,
+      actor: actorOf(viewer),
+      action: "task.signers_set",
+      targetType: "task",
+      targetId: task.id,
+      metadata: { signing_order: order, signers: resolved.map((s) => ({ user_id: s.userId, type: s.type })) },
+    });
+    return resolved.map((s) => ({ ...s, signedAt: null }));
   });
-  return resolved.map((s) => ({ ...s, signedAt: null }));
 }
 
 /** The signers of a task with their state, for whoever may view the portal's tasks (404 otherwise); empty for a single-signer task. */

@@ -70,7 +70,7 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
     }
     if (body.signers !== undefined || body.signing_order !== undefined) {
       const current = await tx.taskSigner.findMany({ where: { taskId: task.id }, orderBy: { position: "asc" }, select: { userId: true } });
-      await setSigners(tx, { viewer, taskId: task.id, signers: body.signers ?? current.map((s) => s.userId), order: body.signing_order ?? task.signingOrder });
+      await setSigners({ viewer, taskId: task.id, signers: body.signers ?? current.map((s) => s.userId), order: body.signing_order ?? task.signingOrder });
     }
     const contentChanged =
       assigneesChanged ||
