@@ -1,9 +1,9 @@
 "use client";
 
-import { ArrowDown, ArrowUp, X } from "lucide-react";
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/field-error";
 import { Select } from "@/components/ui/select";
+import { ReorderButtons } from "./reorder-buttons";
 
 // A Sign Document's signers in signing order (guests of the portal and members), and whether
 // they sign one after another or in any order. Posted as `signers` (a JSON array of user ids)
@@ -42,22 +42,7 @@ export function SignerPicker({ choices, error }: { choices: SignerChoice[]; erro
               <li key={id} className="flex items-center gap-2" data-testid="signer-row">
                 <span className="w-6 text-right text-slate-500">{i + 1}.</span>
                 <span className="min-w-0 flex-1 break-words">{name}</span>
-                <Button type="button" variant="secondary" size="sm" aria-label={`Move ${name} up`} disabled={i === 0} onClick={() => move(i, -1)}>
-                  <ArrowUp aria-hidden size={14} />
-                </Button>
-                <Button
-                  type="button"
-                  variant="secondary"
-                  size="sm"
-                  aria-label={`Move ${name} down`}
-                  disabled={i === chosen.length - 1}
-                  onClick={() => move(i, 1)}
-                >
-                  <ArrowDown aria-hidden size={14} />
-                </Button>
-                <Button type="button" variant="secondary" size="sm" aria-label={`Remove ${name}`} onClick={() => setChosen((l) => l.filter((x) => x !== id))}>
-                  <X aria-hidden size={14} />
-                </Button>
+                <ReorderButtons index={i} count={chosen.length} name={name} onMove={move} onRemove={() => setChosen((l) => l.filter((x) => x !== id))} />
               </li>
             );
           })}
@@ -87,11 +72,7 @@ export function SignerPicker({ choices, error }: { choices: SignerChoice[]; erro
       ) : null}
       <input type="hidden" name="signers" value={JSON.stringify(chosen)} />
       <input type="hidden" name="signing_order" value={order} />
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id="signers-error" message={error} />
     </fieldset>
   );
 }

@@ -1,10 +1,8 @@
-import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
 import { getSigners } from "@/lib/tasks/signers";
 import { updateTask } from "@/lib/tasks/update-task";
@@ -14,6 +12,7 @@ import { createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
 import { objectBytes, removeObjectsAfterEach } from "@/lib/test-support/storage";
 import { createSelfSignedP12 } from "./certificate";
 import { getDocumentToSign, signDocument } from "./sign-document";
+import { storePortalPdf } from "./test-support/portal-pdf";
 import { checkPdfSignature, checkTimeStamp, poppler, signedRevisions } from "./test-support/verify-signature";
 import { startTestTsa, type TestTsa } from "./test-support/tsa-server";
 
@@ -63,23 +62,7 @@ async function setup(order: "sequential" | "parallel") {
   const guestB = await createTestGuest({ orgId: ctx.org.id, portalId: ctx.portal.id, name: "Gus Third", email: `gus-${crypto.randomUUID()}@client.example` });
   const partner = await createTestUser({ orgId: ctx.org.id, role: "member", name: "Pat Partner" });
   const bytes = await originalPdf();
-  const id = crypto.randomUUID();
-  const storageKey = fileStorageKey(ctx.org.id, id);
-  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
-  const original = await db.fileEntry.create({
-    data: {
-      id,
-      orgId: ctx.org.id,
-      portalId: ctx.portal.id,
-      name: "Agreement.pdf",
-      extension: "pdf",
-      contentType: "application/pdf",
-      size: bytes.length,
-      storageKey,
-      uploadedById: ctx.member.id,
-      registeredAt: new Date(),
-    },
-  });
+  const original = await storePortalPdf({ orgId: ctx.org.id, portalId: ctx.portal.id, uploadedById: ctx.member.id, name: "Agreement.pdf", bytes: bytes });
   const { taskId } = await createTask({
     viewer: ctx.viewer,
     portalId: ctx.portal.id,

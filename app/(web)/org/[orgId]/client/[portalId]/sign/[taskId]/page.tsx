@@ -21,12 +21,12 @@ const load = cache(async (orgId: string, portalId: string, taskId: string) => {
   try {
     const doc = await getDocumentToSign({ viewer, taskId });
     if (doc.portalId !== portalId) notFound();
-    return { viewer, doc, refusal: null };
+    return { viewer, doc, refusal: null, signed: false };
   } catch (e) {
     // Out of turn, or signed by this signer while others still sign: the reason, as it is.
-    if (isAppError(e) && e.field === "signers") return { viewer, doc: null, refusal: e.message };
+    if (isAppError(e) && e.field === "signers") return { viewer, doc: null, refusal: e.message, signed: e.code === "conflict" };
     // Signed already (this page re-renders after signing): say so instead of a missing page.
-    if (isAppError(e) && e.code === "conflict") return { viewer, doc: null, refusal: null };
+    if (isAppError(e) && e.code === "conflict") return { viewer, doc: null, refusal: null, signed: true };
     if (isAppError(e) && ["not_found", "forbidden", "invalid_request"].includes(e.code)) notFound();
     throw e;
   }
@@ -34,18 +34,18 @@ const load = cache(async (orgId: string, portalId: string, taskId: string) => {
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { orgId, portalId, taskId } = await params;
-  const { doc, refusal } = await load(orgId, portalId, taskId);
-  return { title: doc ? `Sign ${doc.name}` : refusal ? "Not your turn to sign" : "Signed" };
+  const { doc, signed } = await load(orgId, portalId, taskId);
+  return { title: doc ? `Sign ${doc.name}` : signed ? "Signed" : "Not your turn to sign" };
 }
 
 export default async function SignPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId, taskId } = await params;
-  const { doc, refusal } = await load(orgId, portalId, taskId);
+  const { doc, refusal, signed } = await load(orgId, portalId, taskId);
   const portalHref = guestPortalPath(orgId, portalId);
   if (!doc && refusal)
     return (
       <div className="mx-auto max-w-3xl">
-        <Card title="Not yet">
+        <Card title={signed ? "You have signed" : "Not your turn yet"}>
           <p className="mb-3 text-sm text-slate-700" role="status" data-testid="signing-refusal">
             {refusal}
           </p>
