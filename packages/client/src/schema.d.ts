@@ -1513,6 +1513,13 @@ export interface operations {
                         width: number;
                         height: number;
                     };
+                    /** @description Extension, Sign Document only: user ids of the signers (guests of this portal, members of the organization) in signing order, at most 20; each signs in turn, the task completes with the last signature. Absent or []: one signature completes the task */
+                    signers?: string[];
+                    /**
+                     * @description Extension, Sign Document only, with signers: `sequential` (the default: in the order given, each asked when it is their turn) or `parallel` (any order)
+                     * @enum {string}
+                     */
+                    signing_order?: "sequential" | "parallel";
                 };
             };
         };
@@ -1585,6 +1592,13 @@ export interface operations {
                         width: number;
                         height: number;
                     };
+                    /** @description Extension, Sign Document only: user ids of the signers (guests of this portal, members of the organization) in signing order, at most 20; each signs in turn, the task completes with the last signature. Absent or []: one signature completes the task */
+                    signers?: string[];
+                    /**
+                     * @description Extension, Sign Document only, with signers: `sequential` (the default: in the order given, each asked when it is their turn) or `parallel` (any order)
+                     * @enum {string}
+                     */
+                    signing_order?: "sequential" | "parallel";
                 };
             };
         };
