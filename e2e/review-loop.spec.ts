@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, gotoStreamed, signIn } from "./support";
+import { checkScreen, gotoStreamed, signedInAt } from "./support";
 
 // The daily loop between a firm and its client, in Chromium against the production build: the
 // firm (a laptop) asks for a file, the client (a phone) hears about it by email with a link straight
@@ -42,26 +42,8 @@ test.afterAll(async () => {
   await query(`UPDATE "Task" SET "deletedAt" = now() WHERE "portalId" = $1 AND "title" LIKE $2`, [portalId, `%${run}`]);
 });
 
-/** Screenshot at the size, nothing wider than the screen, no serious or critical axe violation. */
-async function check(page: Page, name: string, size: { width: number; height: number }): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForLoadState("networkidle");
-  // Next streams a dynamic page's metadata: the title arrives after the body after a refresh.
-  await expect(page).toHaveTitle(/\S/);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/loop-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  await expectAxeClean(page, name);
-}
-
-async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  await signIn(page, email);
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  return page;
-}
+const check = (page: Page, name: string, size: { width: number; height: number }) => checkScreen(page, `loop-${name}`, size);
+const signedIn = signedInAt;
 
 /** The newest captured email to `to` of a template whose text contains `needle`, waited for. */
 async function mailTo(to: string, template: string, needle: string): Promise<{ subject: string; text: string; html: string }> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, signIn } from "./support";
+import { checkScreen, signedInAt } from "./support";
 
 // Several signers on one document, in Chromium against the production build: the firm (a laptop)
 // creates a Sign Document naming a client, itself and a second client in that order; the second
@@ -37,24 +37,8 @@ test.afterAll(async () => {
   await query(`UPDATE "Task" SET "deletedAt" = now() WHERE "portalId" = $1 AND "title" = $2`, [portalId, TITLE]);
 });
 
-/** Screenshot at the size, nothing wider than the screen, no serious or critical axe violation. */
-async function check(page: Page, name: string, size: { width: number; height: number }): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForLoadState("networkidle");
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/signers-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  await expectAxeClean(page, name);
-}
-
-async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  await signIn(page, email);
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  return page;
-}
+const check = (page: Page, name: string, size: { width: number; height: number }) => checkScreen(page, `signers-${name}`, size);
+const signedIn = signedInAt;
 
 async function signAs(page: Page, path: string, name: string) {
   await page.goto(path);
@@ -67,6 +51,7 @@ async function signAs(page: Page, path: string, name: string) {
 }
 
 test("a client, the firm and a second client sign in order; out of turn is refused; the task page shows each signer", async ({ browser }) => {
+  test.setTimeout(300_000);
   const tasksPath = `/org/${orgId}/vault/${portalId}/tasks`;
   const firm = await signedIn(browser, FIRM.email, LAPTOP, tasksPath);
   await firm.goto(tasksPath);
