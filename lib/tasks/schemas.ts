@@ -108,6 +108,25 @@ export const TaskSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .meta({ description: "Extension: where the signature goes (see signature_placement of createTask); null when no document is set" }),
+    signers: z
+      .array(
+        z
+          .object({
+            user_id: z.string().meta({ format: "uuid" }),
+            name: z.string().nullable(),
+            email: z.string(),
+            type: z.enum(["guest", "member"]),
+            signed_at: dateTime.nullable(),
+          })
+          .meta({ id: "TaskSigner" }),
+      )
+      .meta({
+        description: "Extension: a Sign Document's named signers in signing order, each with when they signed; [] when one signature completes the task",
+      }),
+    signing_order: z
+      .enum(["sequential", "parallel"])
+      .nullable()
+      .meta({ description: "Extension: with signers, whether they sign in order (sequential) or in any order (parallel); null without signers" }),
     form_fields: z
       .array(
         z

@@ -583,6 +583,10 @@ export interface components {
             signature_placement: {
                 [key: string]: unknown;
             } | null;
+            /** @description Extension: a Sign Document's named signers in signing order, each with when they signed; [] when one signature completes the task */
+            signers: components["schemas"]["TaskSigner"][];
+            /** @description Extension: with signers, whether they sign in order (sequential) or in any order (parallel); null without signers */
+            signing_order: ("sequential" | "parallel") | null;
             /** @description Extension: a Fill Form task's fields in order; [] for other types */
             form_fields: components["schemas"]["TaskFormField"][];
         };
@@ -593,6 +597,15 @@ export interface components {
             email: string;
             /** @enum {string} */
             type: "guest" | "member";
+        };
+        TaskSigner: {
+            /** Format: uuid */
+            user_id: string;
+            name: string | null;
+            email: string;
+            /** @enum {string} */
+            type: "guest" | "member";
+            signed_at: string | null;
         };
         TaskFormField: {
             /** Format: uuid */
