@@ -1,6 +1,6 @@
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { query } from "./db";
-import { expectAxeClean, signIn } from "./support";
+import { checkScreen, signedInAt } from "./support";
 
 // What the specs of the firm-client loop share (review-loop, inbox-messages): a page checked at a
 // screen size, a signed-in page of its own browser context, and a captured email waited for.
@@ -21,25 +21,10 @@ export async function seededPortal(): Promise<{ orgId: string; portalId: string 
 }
 
 /** Screenshot at the size, nothing wider than the screen, no serious or critical axe violation. */
-export async function check(page: Page, name: string, size: { width: number; height: number }, prefix = "loop"): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForLoadState("networkidle");
-  // Next streams a dynamic page's metadata: the title arrives after the body after a refresh.
-  await expect(page).toHaveTitle(/\S/);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-  expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/${prefix}-${name}-${size.width}x${size.height}.png`, fullPage: true });
-  await expectAxeClean(page, name);
-}
+export const check = (page: Page, name: string, size: { width: number; height: number }, prefix = "loop"): Promise<void> =>
+  checkScreen(page, `${prefix}-${name}`, size);
 
-export async function signedIn(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: size });
-  const page = await context.newPage();
-  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
-  await signIn(page, email);
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  return page;
-}
+export const signedIn = signedInAt;
 
 /** The newest captured email to `to` of a template whose text contains `needle`, waited for. */
 export async function mailTo(to: string, template: string, needle: string): Promise<{ subject: string; text: string; html: string }> {

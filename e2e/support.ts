@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 // What several specs need: the demo sign-in and an OAuth client's callback server on loopback.
 
@@ -93,4 +93,26 @@ export async function expectAxeClean(page: Page, name: string): Promise<void> {
     serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     `axe on ${name}`,
   ).toEqual([]);
+}
+
+/** A new browser context of `size`, signed in as `email` with the demo password, at `path`. */
+export async function signedInAt(browser: Browser, email: string, size: { width: number; height: number }, path: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: size });
+  const page = await context.newPage();
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(path)}`);
+  await signIn(page, email);
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+  return page;
+}
+
+/** At `size`: a title, nothing wider than the screen, a full-page screenshot `test-results/screenshots/<file>-<w>x<h>.png`, no serious or critical axe violation. */
+export async function checkScreen(page: Page, file: string, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await page.waitForLoadState("networkidle");
+  // Next streams a dynamic page's metadata: the title arrives after the body after a refresh.
+  await expect(page).toHaveTitle(/\S/);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${file} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
+  await page.screenshot({ path: `test-results/screenshots/${file}-${size.width}x${size.height}.png`, fullPage: true });
+  await expectAxeClean(page, file);
 }

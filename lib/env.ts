@@ -109,6 +109,12 @@ const schema = z
      */
     PDF_SIGNING_P12: optionalString,
     PDF_SIGNING_P12_PASSWORD: z.string().default(""),
+    /**
+     * An RFC 3161 time-stamping authority (http or https URL). When set, every PDF signature
+     * carries its time-stamp token (PAdES B-T) and signing fails when the authority does not
+     * answer; unset, signatures are PAdES B-B.
+     */
+    PDF_SIGNING_TSA_URL: optionalUrl,
 
     PARTNER_API_URL: optionalUrl,
     PARTNER_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),

@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import { Plus } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
@@ -8,6 +8,7 @@ import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 
 import { KIND_LABELS, type FieldKind } from "./labels";
+import { ReorderButtons } from "./reorder-buttons";
 
 // The Fill Form field builder: the fields as the domain stores them (lib/tasks/form-fields.ts).
 
@@ -94,30 +95,13 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
                 checked={f.required}
                 onChange={(e) => update(f.key, { required: e.target.checked })}
               />
-              <div className="flex gap-1">
-                <Button type="button" size="sm" variant="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move field ${i + 1} up`}>
-                  <ArrowUp aria-hidden size={14} />
-                </Button>
-                <Button
-                  type="button"
-                  size="sm"
-                  variant="ghost"
-                  disabled={i === fields.length - 1}
-                  onClick={() => move(i, 1)}
-                  aria-label={`Move field ${i + 1} down`}
-                >
-                  <ArrowDown aria-hidden size={14} />
-                </Button>
-                <Button
-                  type="button"
-                  size="sm"
-                  variant="ghost"
-                  onClick={() => onChange(fields.filter((x) => x.key !== f.key))}
-                  aria-label={`Remove field ${i + 1}`}
-                >
-                  <Trash2 aria-hidden size={14} />
-                </Button>
-              </div>
+              <ReorderButtons
+                index={i}
+                count={fields.length}
+                name={`field ${i + 1}`}
+                onMove={move}
+                onRemove={() => onChange(fields.filter((x) => x.key !== f.key))}
+              />
             </div>
           </li>
         ))}

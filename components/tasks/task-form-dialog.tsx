@@ -16,6 +16,7 @@ import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
+import { SignerPicker, type SignerChoice } from "./signer-picker";
 
 export interface AssigneeChoice {
   userId: string;
@@ -121,6 +122,15 @@ function Footer({ pending, label, onCancel }: { pending: boolean; label: string;
   );
 }
 
+/** Guests and members as possible signers (someone both a member and a guest signs as a member). */
+function signerChoices(guests: AssigneeChoice[], members: AssigneeChoice[]): SignerChoice[] {
+  const memberIds = new Set(members.map((m) => m.userId));
+  return [
+    ...guests.filter((g) => !memberIds.has(g.userId)).map((g) => ({ ...g, kind: "guest" as const })),
+    ...members.map((m) => ({ ...m, kind: "member" as const })),
+  ];
+}
+
 /** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
 export function CreateTaskDialog({
   orgId,
@@ -187,7 +197,12 @@ export function CreateTaskDialog({
             <input type="hidden" name="fields" value={toPosted(fields)} />
           </>
         ) : null}
-        {type === "Sign Document" ? <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} /> : null}
+        {type === "Sign Document" ? (
+          <>
+            <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} />
+            <SignerPicker choices={signerChoices(guests, members)} error={errors.signers} />
+          </>
+        ) : null}
         <Footer pending={pending} label="Create task" onCancel={() => setOpen(false)} />
       </form>
     </Dialog>

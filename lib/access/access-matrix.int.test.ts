@@ -61,6 +61,7 @@ import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
 import { setSignDocument } from "@/lib/tasks/sign-document";
+import { getSigners, setSigners } from "@/lib/tasks/signers";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
@@ -663,6 +664,21 @@ const ROWS: Row[] = [
       return { taskId, fileId: pdf.id };
     },
     run: (viewer, _w, t) => setSignDocument({ viewer, ...t, placement: { signaturePage: true } }),
+  }),
+  row({
+    entry: "tasks/signers:setSigners",
+    scope: "task:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    prepare: async (w) => (await createTask({ viewer: w.system, portalId: w.portalId, title: "Sign", action_type: "Sign Document" })).taskId,
+    run: (viewer, w, taskId) => setSigners({ viewer, taskId, signers: [w.adminId], order: "sequential" }),
+  }),
+  row({
+    entry: "tasks/signers:getSigners",
+    scope: "task:read",
+    write: false,
+    expect: PORTAL_VIEW,
+    run: (viewer, w) => getSigners({ viewer, portalId: w.portalId, taskId: w.taskId }),
   }),
   // Guests, workflow, history, /me
   row({

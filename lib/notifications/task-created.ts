@@ -25,11 +25,15 @@ export async function taskCreatedNotices(input: { orgId: string; portalId: strin
       actionType: true,
       dueDate: true,
       assignees: { select: { userId: true, type: true } },
+      signingOrder: true,
+      signers: { select: { userId: true, type: true }, orderBy: { position: "asc" } },
       portal: { select: { name: true, org: { select: { name: true } } } },
     },
   });
   if (!task) return [];
-  const guests = await taskClients(db, { orgId: input.orgId, portalId: input.portalId, assignees: task.assignees });
+  // A document with named signers is for its signers: the first in order, or all of them in any order (the later ones are told in turn, lib/signing/sign-document.ts).
+  const signers = task.signingOrder === "sequential" ? task.signers.slice(0, 1) : task.signers;
+  const guests = await taskClients(db, { orgId: input.orgId, portalId: input.portalId, assignees: signers.length > 0 ? signers : task.assignees });
   const taskUrl = guestTaskUrl(input.orgId, input.portalId, task);
   const content = taskCreatedEmail({
     orgName: task.portal.org.name,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUserViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
+import { bucket, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
 import { setSignDocument } from "@/lib/tasks/sign-document";
 import { createTestGuest } from "@/lib/test-support/fixtures";
@@ -14,6 +14,7 @@ import { objectBytes, removeObjectsAfterEach } from "@/lib/test-support/storage"
 import { createSelfSignedP12, loadIdentity } from "./certificate";
 import { getDocumentToSign, signDocument } from "./sign-document";
 import { getSignatureRecord } from "./signature-record";
+import { storePortalPdf } from "./test-support/portal-pdf";
 import { checkPdfSignature, OID, poppler } from "./test-support/verify-signature";
 
 // Signing a Sign Document task end to end against PostgreSQL and the S3 server: the signed copy is
@@ -64,22 +65,12 @@ async function setup({ placement = { signaturePage: true } as const, permissions
   await db.portalGuest.updateMany({ where: { userId: guestUser.id }, data: { permissions } });
   const guest = await getUserViewer(guestUser.id, ctx.org.id);
   const bytes = await originalPdf();
-  const id = crypto.randomUUID();
-  const storageKey = fileStorageKey(ctx.org.id, id);
-  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: storageKey, Body: bytes, ContentType: "application/pdf" }));
-  const original = await db.fileEntry.create({
-    data: {
-      id,
-      orgId: ctx.org.id,
-      portalId: ctx.portal.id,
-      name: "Engagement letter.pdf",
-      extension: "pdf",
-      contentType: "application/pdf",
-      size: bytes.length,
-      storageKey,
-      uploadedById: ctx.member.id,
-      registeredAt: new Date(),
-    },
+  const original = await storePortalPdf({
+    orgId: ctx.org.id,
+    portalId: ctx.portal.id,
+    uploadedById: ctx.member.id,
+    name: "Engagement letter.pdf",
+    bytes: bytes,
   });
   const { taskId } = await createTask({ viewer: ctx.viewer, portalId: ctx.portal.id, title: "Sign the engagement letter", action_type: "Sign Document" });
   await setSignDocument({ viewer: ctx.viewer, taskId, fileId: original.id, placement });

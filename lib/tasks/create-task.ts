@@ -12,6 +12,7 @@ import { enumValue, jsonRecordset, plusInterval, rows, sql } from "@/lib/sql";
 import { fromApiActionType } from "./action-types";
 import { setTaskFormFields } from "./form-fields";
 import { setSignDocument } from "./sign-document";
+import { setSigners } from "./signers";
 import { checkTaskContent } from "./task-content";
 import { resolveAssignees, type ResolvedAssignee } from "./resolve-assignees";
 import { CreateTaskBodySchema, type CreateTaskBody } from "./schemas";
@@ -34,13 +35,15 @@ export async function createTask({ viewer, portalId, ...input }: CreateTaskInput
   checkTaskContent(fromApiActionType(actionType), body);
   if (body.signature_placement !== undefined && body.document_file_id === undefined)
     throw invalidField("document_file_id", "Required with signature_placement");
-  if (body.form_fields === undefined && body.document_file_id === undefined) return insertTask(viewer, portalId, body);
+  if (body.signing_order !== undefined && body.signers === undefined) throw invalidField("signers", "Required with signing_order");
+  if (body.form_fields === undefined && body.document_file_id === undefined && body.signers === undefined) return insertTask(viewer, portalId, body);
   return withChange(async () => {
     const { taskId } = await insertTask(viewer, portalId, body);
     if (body.form_fields) await setTaskFormFields({ viewer, taskId, fields: body.form_fields });
     if (body.document_file_id !== undefined) {
       await setSignDocument({ viewer, taskId, fileId: body.document_file_id, placement: body.signature_placement ?? { signaturePage: true } });
     }
+    if (body.signers !== undefined) await setSigners({ viewer, taskId, signers: body.signers, order: body.signing_order ?? "sequential" });
     return { taskId };
   });
 }

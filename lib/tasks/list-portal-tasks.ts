@@ -9,6 +9,7 @@ export const TASK_INCLUDE = {
   assignees: { orderBy: [{ type: "asc" }, { email: "asc" }] },
   files: { where: { status: "registered", deletedAt: null, isFolder: false }, select: { id: true }, orderBy: PAGE_ORDER },
   formFields: { orderBy: { position: "asc" }, select: { id: true, label: true, kind: true, required: true, options: true } },
+  signers: { orderBy: { position: "asc" }, select: { userId: true, name: true, email: true, type: true, signedAt: true } },
 } satisfies Prisma.TaskInclude;
 
 /**

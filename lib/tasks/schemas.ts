@@ -34,6 +34,15 @@ const signaturePlacement = SignaturePlacementSchema.meta({
     "Extension, Sign Document only: `{signaturePage: true}` (a page appended to the document; the default) or a box `{page, x, y, width, height}` in fractions of the page (0-1, from the top left)",
 });
 
+const signers = z.array(z.string()).max(20).meta({
+  description:
+    "Extension, Sign Document only: user ids of the signers (guests of this portal, members of the organization) in signing order, at most 20; each signs in turn, the task completes with the last signature. Absent or []: one signature completes the task",
+});
+const signingOrder = z.enum(["sequential", "parallel"]).meta({
+  description:
+    "Extension, Sign Document only, with signers: `sequential` (the default: in the order given, each asked when it is their turn) or `parallel` (any order)",
+});
+
 export const CreateTaskBodySchema = z.object({
   title,
   description: description.optional(),
@@ -45,6 +54,8 @@ export const CreateTaskBodySchema = z.object({
   form_fields: formFields.optional(),
   document_file_id: documentFileId.optional(),
   signature_placement: signaturePlacement.optional(),
+  signers: signers.optional(),
+  signing_order: signingOrder.optional(),
 });
 export type CreateTaskBody = z.output<typeof CreateTaskBodySchema>;
 
@@ -59,6 +70,8 @@ export const UpdateTaskBodySchema = z.object({
   form_fields: formFields.optional(),
   document_file_id: documentFileId.optional(),
   signature_placement: signaturePlacement.optional(),
+  signers: signers.optional(),
+  signing_order: signingOrder.optional(),
 });
 export type UpdateTaskBody = z.output<typeof UpdateTaskBodySchema>;
 
@@ -95,6 +108,25 @@ export const TaskSchema = z
       .record(z.string(), z.unknown())
       .nullable()
       .meta({ description: "Extension: where the signature goes (see signature_placement of createTask); null when no document is set" }),
+    signers: z
+      .array(
+        z
+          .object({
+            user_id: z.string().meta({ format: "uuid" }),
+            name: z.string().nullable(),
+            email: z.string(),
+            type: z.enum(["guest", "member"]),
+            signed_at: dateTime.nullable(),
+          })
+          .meta({ id: "TaskSigner" }),
+      )
+      .meta({
+        description: "Extension: a Sign Document's named signers in signing order, each with when they signed; [] when one signature completes the task",
+      }),
+    signing_order: z
+      .enum(["sequential", "parallel"])
+      .nullable()
+      .meta({ description: "Extension: with signers, whether they sign in order (sequential) or in any order (parallel); null without signers" }),
     form_fields: z
       .array(
         z

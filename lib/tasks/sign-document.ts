@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actorOf, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
-import { invalidField } from "@/lib/errors";
+import { conflict, invalidField } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { lockTaskFor, touchPortal } from "./task-changes";
 
@@ -42,6 +42,7 @@ export async function setSignDocument({
   return db.$transaction(async (tx) => {
     const task = await lockTaskFor(tx, viewer, taskId, "manageTasks");
     if (task.actionType !== "SignDocument") throw invalidField("document_file_id", "Only a Sign Document task has a document to sign");
+    if (task.signedFileId) throw conflict("Signing has started: the document can no longer change; ask again with a new task");
     const file = isUuid(fileId)
       ? await tx.fileEntry.findFirst({
           where: { id: fileId, orgId, portalId: task.portalId, isFolder: false, status: "registered", deletedAt: null },

@@ -12,6 +12,8 @@ interface ContentInput {
   form_fields?: unknown;
   document_file_id?: string;
   signature_placement?: unknown;
+  signers?: unknown;
+  signing_order?: unknown;
 }
 
 /** 400 naming the field when the request sets content the task's type does not have. */
@@ -19,6 +21,9 @@ export function checkTaskContent(actionType: TaskActionType, input: ContentInput
   if (input.form_fields !== undefined && actionType !== "FillForm") throw invalidField("form_fields", "Only a Fill Form task has form fields");
   for (const field of ["document_file_id", "signature_placement"] as const) {
     if (input[field] !== undefined && actionType !== "SignDocument") throw invalidField(field, "Only a Sign Document task has a document to sign");
+  }
+  for (const field of ["signers", "signing_order"] as const) {
+    if (input[field] !== undefined && actionType !== "SignDocument") throw invalidField(field, "Only a Sign Document task has signers");
   }
 }
 

@@ -22,6 +22,8 @@ export function toTaskResponse(t: TaskWithRelations): TaskJson {
     attached_file_ids: t.files.map((f) => f.id),
     document_file_id: t.documentFileId,
     signature_placement: t.documentFileId && isObject(t.signaturePlacement) ? t.signaturePlacement : null,
+    signers: t.signers.map((s) => ({ user_id: s.userId, name: s.name, email: s.email, type: s.type, signed_at: s.signedAt })),
+    signing_order: t.signers.length > 0 ? t.signingOrder : null,
     form_fields: t.formFields.map((f) => ({ id: f.id, label: f.label, kind: asKind(f.kind), required: f.required, options: f.options })),
   };
 }

@@ -6,6 +6,7 @@ import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
 import { setTaskFormFields } from "./form-fields";
 import { SignaturePlacementSchema, setSignDocument } from "./sign-document";
+import { setSigners } from "./signers";
 import { checkTaskContent, replaceAssignees } from "./task-content";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";
 import { lockTaskFor, recordRemindersChanged, touchPortal } from "./task-changes";
@@ -67,7 +68,17 @@ export async function updateTask({ viewer, taskId, ...input }: UpdateTaskInput):
       const placement = body.signature_placement ?? (stored.success ? stored.data : { signaturePage: true as const });
       await setSignDocument({ viewer, taskId: task.id, fileId, placement });
     }
-    const contentChanged = assigneesChanged || body.form_fields !== undefined || body.document_file_id !== undefined || body.signature_placement !== undefined;
+    if (body.signers !== undefined || body.signing_order !== undefined) {
+      const current = await tx.taskSigner.findMany({ where: { taskId: task.id }, orderBy: { position: "asc" }, select: { userId: true } });
+      await setSigners({ viewer, taskId: task.id, signers: body.signers ?? current.map((s) => s.userId), order: body.signing_order ?? task.signingOrder });
+    }
+    const contentChanged =
+      assigneesChanged ||
+      body.form_fields !== undefined ||
+      body.document_file_id !== undefined ||
+      body.signature_placement !== undefined ||
+      body.signers !== undefined ||
+      body.signing_order !== undefined;
     if (assigneesChanged && fields.length === 0) await touchPortal(tx, { orgId, portalId: task.portalId });
 
     let transitioned = false;

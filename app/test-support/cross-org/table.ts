@@ -340,6 +340,14 @@ function taskActions(): ActionRow[] {
         member: "as_unknown",
       },
     ),
+    ...portalAction(
+      f,
+      "createTaskAction",
+      "a Sign Document task naming the victim's member and guest as signers",
+      tasksPage,
+      (v) => ({ title: "Sign across", action_type: "Sign Document", ...sign(v), signers: JSON.stringify([v.user.id, v.guest.id]), signing_order: "parallel" }),
+      { member: "as_unknown" },
+    ),
     ...portalAction(f, "updateTaskAction", "the victim's task", tasksPage, (v) => ({ taskId: v.task.id, title: "Changed by another organization" }), {
       member: "not_found",
     }),

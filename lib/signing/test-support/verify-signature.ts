@@ -17,6 +17,7 @@ export const OID = {
   messageDigest: "1.2.840.113549.1.9.4",
   signingTime: "1.2.840.113549.1.9.5",
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
+  timeStampToken: "1.2.840.113549.1.9.16.2.14",
 };
 
 export interface SignatureCheck {
@@ -65,7 +66,8 @@ export function checkPdfSignature(pdf: Buffer): SignatureCheck {
   };
   const digest = attrValue(OID.messageDigest)?.value as string | undefined;
   const ranges = createHash("sha256").update(signed).digest("binary");
-  const signature = fields.at(-1)!.value as string;
+  // The signature value: the OCTET STRING after the algorithm (unsigned attributes may follow it).
+  const signature = fields.find((f) => f.tagClass === asn1.Class.UNIVERSAL && f.type === asn1.Type.OCTETSTRING)!.value as string;
   // Issuer and serial of the SignerInfo pick the signer certificate.
   const serial = forge.util.bytesToHex((fields[1]!.value as forge.asn1.Asn1[])[1]!.value as string).replace(/^0+/, "");
   const signerCertificate = certs.find((cert) => cert.serialNumber.replace(/^0+/, "") === serial) ?? certs[0]!;
@@ -113,4 +115,60 @@ export async function poppler(tool: "pdfsig" | "pdftotext" | "pdfimages" | "pdfi
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Every signed revision of a PDF, oldest first: the bytes up to the end of each signature's second range. */
+export function signedRevisions(pdf: Buffer): Buffer[] {
+  const text = pdf.toString("latin1");
+  const revisions: Buffer[] = [];
+  for (const m of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
+    revisions.push(pdf.subarray(0, Number(m[3]) + Number(m[4])));
+  }
+  return revisions;
+}
+
+export interface TimeStampCheck {
+  /** The token's TSTInfo imprint is SHA-256 of the signature value it stamps. */
+  imprintMatches: boolean;
+  /** The token's message-digest is SHA-256 of its TSTInfo, and its signature verifies with `tsaCertificate`. */
+  tokenValid: boolean;
+  genTime: Date;
+}
+
+/** The signature time-stamp token in the unsigned attributes of the last signature of `pdf`, checked; null when there is none. */
+export function checkTimeStamp(pdf: Buffer, tsaCertificate: forge.pki.Certificate): TimeStampCheck | null {
+  const text = pdf.toString("latin1");
+  const [a, b, c] = checkPdfSignature(pdf).byteRange;
+  void a;
+  const cms = asn1.fromDer(forge.util.hexToBytes(text.slice(b + 1, c - 1)), { parseAllBytes: false } as unknown as boolean);
+  const signedData = (cms.value as forge.asn1.Asn1[])[1]!.value[0] as forge.asn1.Asn1;
+  const fields = ((signedData.value as forge.asn1.Asn1[]).at(-1)!.value as forge.asn1.Asn1[])[0]!.value as forge.asn1.Asn1[];
+  const unsigned = fields.find((f) => f.tagClass === asn1.Class.CONTEXT_SPECIFIC && f.type === 1);
+  if (!unsigned) return null;
+  const attr = (unsigned.value as forge.asn1.Asn1[]).find((x) => asn1.derToOid((x.value as forge.asn1.Asn1[])[0]!.value as string) === OID.timeStampToken);
+  if (!attr) return null;
+  const signatureValue = fields.find((f) => f.tagClass === asn1.Class.UNIVERSAL && f.type === asn1.Type.OCTETSTRING)!.value as string;
+  const token = ((attr.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!;
+  const tokenData = (token.value as forge.asn1.Asn1[])[1]!.value[0] as forge.asn1.Asn1;
+  const parts = tokenData.value as forge.asn1.Asn1[];
+  const tstDer = ((parts[2]!.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!.value as string;
+  const tst = asn1.fromDer(tstDer).value as forge.asn1.Asn1[];
+  const imprint = tst[2]!.value as forge.asn1.Asn1[];
+  const imprintMatches = imprint[1]!.value === forge.md.sha256.create().update(signatureValue).digest().getBytes();
+  const tokenSigner = (parts.at(-1)!.value as forge.asn1.Asn1[])[0]!.value as forge.asn1.Asn1[];
+  const attrs = tokenSigner.find((f) => f.tagClass === asn1.Class.CONTEXT_SPECIFIC && f.type === 0)!.value as forge.asn1.Asn1[];
+  const digestAttr = attrs.find((x) => asn1.derToOid((x.value as forge.asn1.Asn1[])[0]!.value as string) === OID.messageDigest)!;
+  const digest = ((digestAttr.value as forge.asn1.Asn1[])[1]!.value as forge.asn1.Asn1[])[0]!.value as string;
+  const md = forge.md.sha256.create().update(asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, attrs)).getBytes());
+  let signed = false;
+  try {
+    signed = (tsaCertificate.publicKey as forge.pki.rsa.PublicKey).verify(md.digest().bytes(), tokenSigner.at(-1)!.value as string);
+  } catch {
+    signed = false;
+  }
+  return {
+    imprintMatches,
+    tokenValid: signed && digest === forge.md.sha256.create().update(tstDer).digest().getBytes(),
+    genTime: asn1.generalizedTimeToDate(tst[4]!.value as string),
+  };
 }

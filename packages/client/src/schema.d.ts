@@ -583,6 +583,10 @@ export interface components {
             signature_placement: {
                 [key: string]: unknown;
             } | null;
+            /** @description Extension: a Sign Document's named signers in signing order, each with when they signed; [] when one signature completes the task */
+            signers: components["schemas"]["TaskSigner"][];
+            /** @description Extension: with signers, whether they sign in order (sequential) or in any order (parallel); null without signers */
+            signing_order: ("sequential" | "parallel") | null;
             /** @description Extension: a Fill Form task's fields in order; [] for other types */
             form_fields: components["schemas"]["TaskFormField"][];
         };
@@ -593,6 +597,15 @@ export interface components {
             email: string;
             /** @enum {string} */
             type: "guest" | "member";
+        };
+        TaskSigner: {
+            /** Format: uuid */
+            user_id: string;
+            name: string | null;
+            email: string;
+            /** @enum {string} */
+            type: "guest" | "member";
+            signed_at: string | null;
         };
         TaskFormField: {
             /** Format: uuid */
@@ -1513,6 +1526,13 @@ export interface operations {
                         width: number;
                         height: number;
                     };
+                    /** @description Extension, Sign Document only: user ids of the signers (guests of this portal, members of the organization) in signing order, at most 20; each signs in turn, the task completes with the last signature. Absent or []: one signature completes the task */
+                    signers?: string[];
+                    /**
+                     * @description Extension, Sign Document only, with signers: `sequential` (the default: in the order given, each asked when it is their turn) or `parallel` (any order)
+                     * @enum {string}
+                     */
+                    signing_order?: "sequential" | "parallel";
                 };
             };
         };
@@ -1585,6 +1605,13 @@ export interface operations {
                         width: number;
                         height: number;
                     };
+                    /** @description Extension, Sign Document only: user ids of the signers (guests of this portal, members of the organization) in signing order, at most 20; each signs in turn, the task completes with the last signature. Absent or []: one signature completes the task */
+                    signers?: string[];
+                    /**
+                     * @description Extension, Sign Document only, with signers: `sequential` (the default: in the order given, each asked when it is their turn) or `parallel` (any order)
+                     * @enum {string}
+                     */
+                    signing_order?: "sequential" | "parallel";
                 };
             };
         };

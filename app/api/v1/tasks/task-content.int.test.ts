@@ -90,6 +90,34 @@ describe("Fill Form fields through the API", () => {
   });
 });
 
+describe("Sign Document's signers through the API", () => {
+  it("creates a Sign Document with signers in order, lists them with their state, reorders with PATCH; bad ids and other types are 400", async () => {
+    const ctx = await context();
+    const pdf = await registeredFile(ctx, "Deed.pdf", "application/pdf");
+    const [first, second] = [await createTestUser({ orgId: ctx.org.id, name: "Ann First" }), await createTestUser({ orgId: ctx.org.id, name: "Ben Second" })];
+    const res = await ctx.api.create(ctx.portal.id, {
+      title: "Sign the deed",
+      action_type: "Sign Document",
+      document_file_id: pdf.id,
+      signers: [first.id, second.id],
+      signing_order: "sequential",
+    });
+    expect(res.status).toBe(201);
+    const signer = (u: typeof first) => ({ user_id: u.id, name: u.name, email: u.email, type: "member", signed_at: null });
+    expect(await taskOf(ctx, res.json.task_id)).toMatchObject({ signers: [signer(first), signer(second)], signing_order: "sequential" });
+    expect((await ctx.api.update(res.json.task_id, { signers: [second.id, first.id], signing_order: "parallel" })).status).toBe(200);
+    expect(await taskOf(ctx, res.json.task_id)).toMatchObject({ signers: [signer(second), signer(first)], signing_order: "parallel" });
+    const foreign = await createTestUser();
+    const bad = await ctx.api.update(res.json.task_id, { signers: [first.id, foreign.id] });
+    expect([bad.status, bad.json.error_description]).toEqual([400, `signers.1: ${foreign.id} is not a guest of this portal or a member of this organization`]);
+    const general = await ctx.api.create(ctx.portal.id, { title: "General", signers: [first.id] });
+    expect([general.status, general.json.error_description]).toEqual([400, "signers: Only a Sign Document task has signers"]);
+    // Without signers: the contract's single signature.
+    const single = await ctx.api.create(ctx.portal.id, { title: "Sign alone", action_type: "Sign Document", document_file_id: pdf.id });
+    expect(await taskOf(ctx, single.json.task_id)).toMatchObject({ signers: [], signing_order: null });
+  });
+});
+
 describe("Sign Document's document through the API", () => {
   it("creates a Sign Document task with its PDF (placement on a signature page by default) and changes the placement with PATCH", async () => {
     const ctx = await context();

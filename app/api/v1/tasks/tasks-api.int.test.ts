@@ -52,6 +52,8 @@ describe("POST /portals/{portalId}/tasks", () => {
         attached_file_ids: [],
         document_file_id: null,
         signature_placement: null,
+        signers: [],
+        signing_order: null,
         form_fields: [],
       },
     ]);

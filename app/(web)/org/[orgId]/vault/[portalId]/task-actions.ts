@@ -30,7 +30,7 @@ const checked = z
   .optional()
   .transform((v) => v === "on" || v === "true");
 
-const TASK_FIELDS = ["title", "description", "due_date", "send_reminder", "assignees", "fields", "document_file_id", "placement"] as const;
+const TASK_FIELDS = ["title", "description", "due_date", "send_reminder", "assignees", "fields", "document_file_id", "placement", "signers"] as const;
 
 export const createTaskAction = orgAction(
   {
@@ -47,6 +47,8 @@ export const createTaskAction = orgAction(
       fields: jsonField.optional(),
       document_file_id: z.string().optional(),
       placement: jsonField.optional(),
+      signers: jsonField.optional(),
+      signing_order: z.enum(["sequential", "parallel"]).default("sequential"),
     }),
   },
   async ({ orgId, viewer }, input): Promise<PortalActionState> => {
@@ -57,6 +59,17 @@ export const createTaskAction = orgAction(
     const placement = isSign ? SignaturePlacementSchema.safeParse(input.placement ?? { signaturePage: true }) : null;
     if (placement && !placement.success) return { fieldErrors: { placement: placement.error.issues[0]!.message } };
     if (isSign && !input.document_file_id) return { fieldErrors: { document_file_id: "Choose the PDF to sign, or upload it here" } };
+    const signers = isSign ? z.array(z.string()).safeParse(input.signers ?? []) : null;
+    if (signers && !signers.success) return { fieldErrors: { signers: "Choose the signers again" } };
+    // A Sign Document's document and signers are set in the creation's own transaction.
+    const sign =
+      isSign && placement?.success && signers?.success
+        ? {
+            document_file_id: input.document_file_id,
+            signature_placement: placement.data,
+            ...(signers.data.length > 0 ? { signers: signers.data, signing_order: input.signing_order } : {}),
+          }
+        : {};
     const { taskId } = await createTask({
       viewer,
       portalId: input.portalId,
@@ -67,9 +80,9 @@ export const createTaskAction = orgAction(
       send_reminder: input.send_reminder,
       assigned_guest_ids: input.assignees.filter((a) => a.startsWith("guest:")).map((a) => a.slice(6)),
       assigned_member_ids: input.assignees.filter((a) => a.startsWith("member:")).map((a) => a.slice(7)),
+      ...sign,
     });
     if (isForm) await setTaskFormFields({ viewer, taskId, fields: formFields });
-    if (isSign && placement?.success) await setSignDocument({ viewer, taskId, fileId: input.document_file_id!, placement: placement.data });
     refresh(orgId, input.portalId);
     return { done: Date.now(), message: `Task "${input.title.trim()}" created` };
   },

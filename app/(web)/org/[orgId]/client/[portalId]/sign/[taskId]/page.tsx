@@ -21,10 +21,12 @@ const load = cache(async (orgId: string, portalId: string, taskId: string) => {
   try {
     const doc = await getDocumentToSign({ viewer, taskId });
     if (doc.portalId !== portalId) notFound();
-    return { viewer, doc };
+    return { viewer, doc, refusal: null, signed: false };
   } catch (e) {
+    // Out of turn, or signed by this signer while others still sign: the reason, as it is.
+    if (isAppError(e) && e.field === "signers") return { viewer, doc: null, refusal: e.message, signed: e.code === "conflict" };
     // Signed already (this page re-renders after signing): say so instead of a missing page.
-    if (isAppError(e) && e.code === "conflict") return { viewer, doc: null };
+    if (isAppError(e) && e.code === "conflict") return { viewer, doc: null, refusal: null, signed: true };
     if (isAppError(e) && ["not_found", "forbidden", "invalid_request"].includes(e.code)) notFound();
     throw e;
   }
@@ -32,14 +34,27 @@ const load = cache(async (orgId: string, portalId: string, taskId: string) => {
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { orgId, portalId, taskId } = await params;
-  const { doc } = await load(orgId, portalId, taskId);
-  return { title: doc ? `Sign ${doc.name}` : "Signed" };
+  const { doc, signed } = await load(orgId, portalId, taskId);
+  return { title: doc ? `Sign ${doc.name}` : signed ? "Signed" : "Not your turn to sign" };
 }
 
 export default async function SignPage({ params }: { params: Promise<Params> }) {
   const { orgId, portalId, taskId } = await params;
-  const { doc } = await load(orgId, portalId, taskId);
+  const { doc, refusal, signed } = await load(orgId, portalId, taskId);
   const portalHref = guestPortalPath(orgId, portalId);
+  if (!doc && refusal)
+    return (
+      <div className="mx-auto max-w-3xl">
+        <Card title={signed ? "You have signed" : "Not your turn yet"}>
+          <p className="mb-3 text-sm text-slate-700" role="status" data-testid="signing-refusal">
+            {refusal}
+          </p>
+          <Link href={portalHref} className="font-medium text-brand underline">
+            Back to the portal
+          </Link>
+        </Card>
+      </div>
+    );
   if (!doc)
     return (
       <div className="mx-auto max-w-3xl">
@@ -57,7 +72,10 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
         <ArrowLeft aria-hidden className="size-4" /> Back to the portal
       </Link>
       <div>
-        <p className="text-sm text-slate-600">Please read, then sign</p>
+        <p className="text-sm text-slate-600">
+          Please read, then sign
+          {doc.signers ? ` (${doc.signers.signed} of ${doc.signers.total} signers have signed; the copy below carries their signatures)` : ""}
+        </p>
         <h1 className="text-2xl font-semibold">{doc.taskTitle}</h1>
         {doc.taskDescription ? <p className="mt-2 whitespace-pre-line text-sm text-slate-700">{doc.taskDescription}</p> : null}
       </div>

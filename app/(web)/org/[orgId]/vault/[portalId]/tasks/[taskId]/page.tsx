@@ -15,6 +15,7 @@ import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/link
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { reminderLabel } from "@/lib/tasks/reminder-schedule";
 import { getSignatureRecord, type SignatureRecord } from "@/lib/signing/signature-record";
+import { getSigners } from "@/lib/tasks/signers";
 import { REVIEWABLE } from "@/lib/tasks/review-task";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask } from "@/lib/tasks/task-panel-data";
@@ -27,10 +28,15 @@ type Params = { orgId: string; portalId: string; taskId: string };
 async function load({ orgId, portalId, taskId }: Params) {
   if (!isUuid(taskId)) notFound();
   const { viewer } = await loadMemberPortal(orgId, portalId);
-  const [task, details, signature] = await orNotFound(
-    Promise.all([getPortalTask({ viewer, portalId, taskId }), getTaskDetails({ viewer, portalId, taskId }), getSignatureRecord({ viewer, portalId, taskId })]),
+  const [task, details, signature, signers] = await orNotFound(
+    Promise.all([
+      getPortalTask({ viewer, portalId, taskId }),
+      getTaskDetails({ viewer, portalId, taskId }),
+      getSignatureRecord({ viewer, portalId, taskId }),
+      getSigners({ viewer, portalId, taskId }),
+    ]),
   );
-  return { viewer, task, details, signature };
+  return { viewer, task, details, signature, signers };
 }
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
@@ -51,7 +57,7 @@ function formatValue(value: unknown): string {
 export default async function TaskPage({ params }: { params: Promise<Params> }) {
   const p = await params;
   const { orgId, portalId } = p;
-  const { viewer, task, details, signature } = await load(p);
+  const { viewer, task, details, signature, signers } = await load(p);
   const type = toApiActionType(task.actionType);
   const done = task.status === "Done";
   const back = portalViewPath(orgId, portalId, "tasks");
@@ -97,7 +103,11 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
       {task.description ? <p className="whitespace-pre-wrap text-slate-800">{task.description}</p> : null}
 
       {type === "Sign Document" && !done ? (
-        <p className="text-sm text-slate-600">This task completes when the client signs the document in their portal.</p>
+        <p className="text-sm text-slate-600">
+          {signers.signers.length > 0
+            ? `This task completes when the last of its ${signers.signers.length} signers signs.`
+            : "This task completes when the client signs the document in their portal."}
+        </p>
       ) : null}
 
       {reviewable && (done || task.review === "returned") ? (
@@ -223,6 +233,8 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           </Card>
         ) : null}
 
+        {type === "Sign Document" && signers.signers.length > 0 ? <SignersCard signers={signers} /> : null}
+
         {type === "Sign Document" && signature ? <SignedCard orgId={orgId} portalId={portalId} signature={signature} /> : null}
 
         {type === "Sign Document" && !signature ? (
@@ -230,14 +242,16 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
             title={
               <span className="flex items-center justify-between gap-2">
                 Document to sign
-                <EditDocumentDialog
-                  orgId={orgId}
-                  portalId={portalId}
-                  taskId={task.id}
-                  action={setDocumentAction.bind(null, orgId)}
-                  pdfs={pdfs}
-                  current={details.document?.file.id}
-                />
+                {signers.started ? null : (
+                  <EditDocumentDialog
+                    orgId={orgId}
+                    portalId={portalId}
+                    taskId={task.id}
+                    action={setDocumentAction.bind(null, orgId)}
+                    pdfs={pdfs}
+                    current={details.document?.file.id}
+                  />
+                )}
               </span>
             }
           >
@@ -274,6 +288,32 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         </Card>
       </div>
     </article>
+  );
+}
+
+const SIGNER_STATUS = {
+  signed: { label: "Signed", tone: "success" },
+  to_sign: { label: "To sign now", tone: "brand" },
+  waiting: { label: "Waiting for an earlier signer", tone: "neutral" },
+} as const;
+
+/** The named signers in order, each with their state. */
+function SignersCard({ signers }: { signers: Awaited<ReturnType<typeof getSigners>> }) {
+  return (
+    <Card title={signers.order === "sequential" ? "Signers, in order" : "Signers, in any order"}>
+      <ol className="space-y-2 text-sm" data-testid="task-signers">
+        {signers.signers.map((s, i) => (
+          <li key={s.userId} className="flex flex-wrap items-center gap-2">
+            <span className="text-slate-500">{i + 1}.</span>
+            <span className="break-words">
+              {s.name ?? s.email} <span className="text-slate-500">({s.type === "guest" ? "guest" : "member"})</span>
+            </span>
+            <Badge tone={SIGNER_STATUS[s.status].tone}>{SIGNER_STATUS[s.status].label}</Badge>
+            {s.signedAt ? <span className="text-slate-500">{formatWhen(s.signedAt)}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </Card>
   );
 }
 
