@@ -7,7 +7,7 @@ import { useFormResult } from "@/components/portal/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
@@ -110,14 +110,14 @@ function CommonFields({
 
 function Footer({ pending, label, onCancel }: { pending: boolean; label: string; onCancel: () => void }) {
   return (
-    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+    <DialogFooter>
       <Button type="button" variant="secondary" onClick={onCancel}>
         Cancel
       </Button>
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : label}
       </Button>
-    </div>
+    </DialogFooter>
   );
 }
 
