@@ -1,4 +1,4 @@
-import type { taskActionTypes } from "@/lib/events/types";
+import type { taskActionTypes } from "@/lib/events/task-names";
 
 // Words and numbers shared by the tasks tab's server pages and client dialogs (a plain module:
 // what a "use client" module exports reaches server components only as client references).

@@ -11,7 +11,7 @@ import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { taskActionTypes } from "@/lib/events/types";
+import { taskActionTypes } from "@/lib/events/task-names";
 import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
