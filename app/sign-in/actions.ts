@@ -2,6 +2,7 @@
 
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
+import type { PasswordSignInState } from "@/components/auth/password-sign-in-form";
 import { signIn, signOut } from "@/lib/auth";
 import { safeReturnPath } from "@/lib/auth/safe-return";
 
@@ -9,7 +10,11 @@ function back(formData: FormData): string {
   return safeReturnPath(formData.get("callbackUrl"));
 }
 
-export async function signInWithPassword(formData: FormData): Promise<void> {
+/**
+ * Email and password (and the second factor's code when asked). A refused sign-in answers with the
+ * reason and the email as typed, so the form keeps it; success redirects (signIn throws it).
+ */
+export async function signInWithPassword(_state: PasswordSignInState, formData: FormData): Promise<PasswordSignInState> {
   const callbackUrl = back(formData);
   try {
     await signIn("credentials", {
@@ -22,9 +27,10 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
     const reasons = ["throttled", "second_factor", "second_factor_wrong"];
     const reason = e instanceof CredentialsSignin && reasons.includes(e.code) ? e.code : "credentials";
-    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    if (e instanceof AuthError) return { reason, email: String(formData.get("email") ?? "").slice(0, 320) };
     throw e;
   }
+  return {};
 }
 
 export async function signInWithMagicLink(formData: FormData): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { PasswordSignInForm } from "@/components/auth/password-sign-in-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -34,15 +35,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
       {error ? <Alert>{error}</Alert> : null}
       <Card title="Sign in">
-        <form action={signInWithPassword} className="space-y-4">
-          <input type="hidden" name="callbackUrl" value={callbackUrl} />
-          <Input label="Email" id="email" name="email" type="email" autoComplete="email" required />
-          <Input label="Password" id="password" name="password" type="password" autoComplete="current-password" required />
-          {askCode ? <Input label="Authentication code" id="code" name="code" autoComplete="one-time-code" inputMode="text" required /> : null}
-          <Button type="submit" className="w-full">
-            Sign in
-          </Button>
-        </form>
+        <PasswordSignInForm action={signInWithPassword} callbackUrl={callbackUrl} askCode={askCode} messages={MESSAGES} />
         <p className="mt-4 text-sm">
           <Link className="text-brand underline" href="/sign-in/forgot">
             Forgot password?
