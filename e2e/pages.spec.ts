@@ -177,6 +177,24 @@ async function checkDialog(page: Page, dialog: Locator, name: string, size: Size
   const box = await dialog.boundingBox();
   expect.soft(box && box.y >= 0 && box.y + box.height <= size.height + 1, `${label}: the dialog fits the window (${JSON.stringify(box)})`).toBe(true);
   expect.soft(await layoutProblems(page, "[role='dialog'], [role='alertdialog']"), `layout of ${label}`).toEqual([]);
+  // Nothing in the dialog hidden under its footer, when scrolled to (as focus scrolls it).
+  const covered = await dialog.evaluate((root) => {
+    const found: string[] = [];
+    for (const el of root.querySelectorAll("input:not([type='hidden']), select, textarea, button, a[href]")) {
+      const before = el.getBoundingClientRect();
+      if (before.width <= 1 || before.height <= 1 || el.closest("[data-testid='dialog-footer']")) continue;
+      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const r = el.getBoundingClientRect();
+      for (const y of [r.top + 2, r.bottom - 2]) {
+        const hit = document.elementFromPoint(r.left + r.width / 2, y);
+        if (hit && hit !== el && !el.contains(hit) && !hit.contains(el))
+          found.push(`<${el.tagName.toLowerCase()} ${el.id}> is under <${hit.tagName.toLowerCase()}> at y=${Math.round(y)}`);
+      }
+    }
+    root.querySelector("[data-testid='dialog-body']")?.scrollTo(0, 0);
+    return found;
+  });
+  expect.soft(covered, `${label}: fields hidden under the dialog's footer`).toEqual([]);
   await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png` });
 }
 
@@ -371,6 +389,28 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
     await linkedRow.scrollIntoViewIfNeeded();
     await expect(linkedRow.getByRole("button", { name: "Actions for bank-statements-2026.pdf" })).toBeInViewport({ ratio: 1 });
     await expect(linkedRow.getByTestId("file-name")).toHaveCSS("text-overflow", "ellipsis");
+
+    // The dialogs a row's action menu opens (no trigger of their own on the page), and the
+    // preview, titled with the long name, at every size.
+    for (const size of SIZES) {
+      await atSize(page, size);
+      for (const [item, name] of [
+        ["Rename", "rename"],
+        ["Move", "move"],
+        ["Preview", "preview"],
+      ] as const) {
+        await longRow.scrollIntoViewIfNeeded();
+        await longRow.getByRole("button", { name: `Actions for ${LONG_FILE_NAME}` }).click();
+        await page.getByRole("menuitem", { name: item }).click();
+        const dialog = page.getByRole("dialog");
+        await expect(dialog).toBeVisible();
+        await checkDialog(page, dialog, `admin-crowded-files-${name}`, size);
+        await page.keyboard.press("Escape");
+        await expect(dialog).toBeHidden();
+      }
+    }
+    await atSize(page, SIZES[0]);
+    expectNoCspViolation(page, "the files' row dialogs");
 
     // The portal's settings: renamed through the same domain function as PATCH (a name that is
     // only spaces is refused with what to do), external ids shown to read, not to edit.

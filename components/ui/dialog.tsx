@@ -56,7 +56,12 @@ export function Dialog({
               <X aria-hidden size={18} />
             </DialogPrimitive.Close>
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pt-4 pb-5" data-testid="dialog-body">
+          {/* With a footer the body has no bottom padding (the footer's own closes it): the footer sticks to the body's content box, and a
+              padding there would make a form that fits scroll by that much, under the footer. Scroll padding keeps a focused field clear of it. */}
+          <div
+            className="min-h-0 flex-1 scroll-pb-36 overflow-y-auto overscroll-contain px-5 pt-4 pb-5 has-[[data-dialog-footer]]:pb-0 sm:scroll-pb-24"
+            data-testid="dialog-body"
+          >
             {children}
           </div>
         </DialogPrimitive.Content>
@@ -66,14 +71,16 @@ export function Dialog({
 }
 
 /**
- * A dialog's buttons (Cancel, then the action; stacked with the action on top on a phone). Stays
- * at the bottom of the dialog's visible area while the body above it scrolls.
+ * A dialog's buttons (Cancel, then the action; stacked with the action on top on a phone), the
+ * last thing in the dialog. Stays at the bottom of the dialog's visible area while the body above
+ * it scrolls; a field focused or scrolled to stays clear of it (the body's scroll padding).
  */
 export function DialogFooter({ children }: { children: ReactNode }) {
   return (
     <div
-      className="sticky bottom-0 z-10 -mx-5 -mb-5 flex flex-col-reverse gap-2 border-t border-slate-100 bg-white px-5 py-3 sm:flex-row sm:justify-end"
+      className="sticky bottom-0 z-10 -mx-5 flex flex-col-reverse gap-2 border-t border-slate-100 bg-white px-5 pt-3 pb-5 sm:flex-row sm:justify-end"
       data-testid="dialog-footer"
+      data-dialog-footer
     >
       {children}
     </div>
