@@ -3,6 +3,7 @@
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type { PasswordSignInState } from "@/components/auth/password-sign-in-form";
 import { SecondFactorSignin, signIn, signOut } from "@/lib/auth";
 import { startPasskeySignIn } from "@/lib/auth/passkeys";
 import { safeReturnPath } from "@/lib/auth/safe-return";
@@ -11,7 +12,11 @@ function back(formData: FormData): string {
   return safeReturnPath(formData.get("callbackUrl"));
 }
 
-export async function signInWithPassword(formData: FormData): Promise<void> {
+/**
+ * Email and password (and the second factor's code when asked). A refused sign-in answers with the
+ * reason and the email as typed, so the form keeps it; success redirects (signIn throws it).
+ */
+export async function signInWithPassword(_state: PasswordSignInState, formData: FormData): Promise<PasswordSignInState> {
   const callbackUrl = back(formData);
   try {
     await signIn("credentials", {
@@ -25,11 +30,14 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
     const reasons = ["throttled", "second_factor", "second_factor_wrong"];
     const reason = e instanceof CredentialsSignin && reasons.includes(e.code) ? e.code : "credentials";
-    // The factors the account has, so that the page offers those (a passkey, a code, or both).
-    const factors = e instanceof SecondFactorSignin ? `&factors=${e.methods.join(",")}` : "";
-    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}${factors}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    if (e instanceof AuthError) {
+      // The factors the account has, so that the form offers those (a passkey, a code, or both).
+      const factors = e instanceof SecondFactorSignin ? { factors: e.methods } : {};
+      return { reason, email: String(formData.get("email") ?? "").slice(0, 320), ...factors };
+    }
     throw e;
   }
+  return {};
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { ActionMenu, type MenuItem } from "@/components/ui/dropdown-menu";
 import { Input } from "@/components/ui/input";
 import { useToast } from "@/components/ui/toast";
@@ -121,14 +121,14 @@ function RenameDialog({ orgId, portalId, entry, onClose }: { orgId: string; port
         <input type="hidden" name="fileId" value={entry.id} />
         <Input id="rename-name" name="name" label="New name" defaultValue={entry.name} required maxLength={255} autoFocus error={state.fieldErrors?.name} />
         {state.error ? <Alert>{state.error}</Alert> : null}
-        <div className="flex justify-end gap-2">
+        <DialogFooter>
           <DialogClose asChild>
             <Button variant="secondary">Cancel</Button>
           </DialogClose>
           <Button type="submit" disabled={pending}>
             {pending ? "Renaming…" : "Rename"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );
@@ -175,14 +175,14 @@ function MoveDialog({
           </div>
         </fieldset>
         {failure(state) ? <Alert>{failure(state)}</Alert> : null}
-        <div className="flex justify-end gap-2">
+        <DialogFooter>
           <DialogClose asChild>
             <Button variant="secondary">Cancel</Button>
           </DialogClose>
           <Button type="submit" disabled={pending || target === (entry.parentId ?? "main")}>
             {pending ? "Moving…" : "Move here"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

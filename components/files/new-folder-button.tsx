@@ -5,7 +5,7 @@ import { useActionState, useState } from "react";
 import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { useDone } from "./use-done";
 
@@ -37,14 +37,14 @@ function NewFolderForm({ orgId, portalId, parentId, onDone }: { orgId: string; p
       <input type="hidden" name="parentId" value={parentId ?? ""} />
       <Input id="folder-name" name="name" label="Folder name" required maxLength={255} autoFocus error={state.fieldErrors?.name} />
       {state.error ? <Alert>{state.error}</Alert> : null}
-      <div className="flex justify-end gap-2">
+      <DialogFooter>
         <DialogClose asChild>
           <Button variant="secondary">Cancel</Button>
         </DialogClose>
         <Button type="submit" disabled={pending}>
           {pending ? "Creating…" : "Create folder"}
         </Button>
-      </div>
+      </DialogFooter>
     </form>
   );
 }

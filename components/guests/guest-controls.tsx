@@ -8,7 +8,7 @@ import { useRunAction } from "@/components/portal/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { PermissionList, type Permissions } from "./permission-list";
@@ -54,14 +54,14 @@ export function InviteGuestsDialog({ portalId, action, defaults }: { portalId: s
           <PermissionList permissions={defaults} />
           <p className="mt-1 text-xs text-slate-600">The organization&apos;s default guest permissions.</p>
         </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <DialogFooter>
           <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
             Cancel
           </Button>
           <Button type="submit" disabled={pending}>
             {pending ? "Sending…" : "Send invitations"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

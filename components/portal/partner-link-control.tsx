@@ -4,7 +4,7 @@ import { Link2 } from "lucide-react";
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import type { FormAction, FormState } from "@/lib/web/form-state";
 import { PartnerBadge, type PartnerLinkView } from "./partner-badge";
@@ -65,16 +65,16 @@ export function PartnerLinkControl({
             onChange={(e) => setValue(e.target.value)}
             error={problem ?? state.fieldErrors?.partnerId}
           />
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={pending || problem !== undefined}>
-              {pending ? "Saving…" : value.trim() === "" && partnerId ? "Clear partner id" : "Save"}
-            </Button>
+          <DialogFooter>
             <DialogClose asChild>
               <Button type="button" variant="ghost">
                 Cancel
               </Button>
             </DialogClose>
-          </div>
+            <Button type="submit" disabled={pending || problem !== undefined}>
+              {pending ? "Saving…" : value.trim() === "" && partnerId ? "Clear partner id" : "Save"}
+            </Button>
+          </DialogFooter>
         </form>
       </Dialog>
     </span>

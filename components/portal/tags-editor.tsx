@@ -19,7 +19,9 @@ export function tagProblem(tag: string, tags: string[]): string | null {
 }
 
 /** The portal's tags as chips: remove one with its button, add one with the field (Enter or Add). */
-export function TagsEditor({ portalId, tags, action }: { portalId: string; tags: string[]; action: BoundAction }) {
+export function TagsEditor({ portalId, tags, action, idPrefix = "" }: { portalId: string; tags: string[]; action: BoundAction; idPrefix?: string }) {
+  // Unique ids when the editor is on a page twice (the header and the settings tab).
+  const ids = { label: `${idPrefix}tags-label`, input: `${idPrefix}new-tag`, error: `${idPrefix}new-tag-error` };
   const { run, pending } = useRunAction(action);
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -33,10 +35,10 @@ export function TagsEditor({ portalId, tags, action }: { portalId: string; tags:
 
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="tags-editor">
-      <span className="text-sm font-medium text-slate-700" id="tags-label">
+      <span className="text-sm font-medium text-slate-700" id={ids.label}>
         Tags
       </span>
-      <ul className="contents" aria-labelledby="tags-label">
+      <ul className="contents" aria-labelledby={ids.label}>
         {tags.length === 0 ? <li className="text-sm text-slate-500">None yet</li> : null}
         {tags.map((tag) => (
           <li key={tag} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 pr-1 pl-2.5 text-sm text-slate-800" data-testid="tag-chip">
@@ -65,11 +67,11 @@ export function TagsEditor({ portalId, tags, action }: { portalId: string; tags:
           void add();
         }}
       >
-        <label htmlFor="new-tag" className="sr-only">
+        <label htmlFor={ids.input} className="sr-only">
           New tag
         </label>
         <input
-          id="new-tag"
+          id={ids.input}
           value={draft}
           onChange={(e) => {
             setDraft(e.target.value);
@@ -77,7 +79,7 @@ export function TagsEditor({ portalId, tags, action }: { portalId: string; tags:
           }}
           placeholder="Add a tag"
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "new-tag-error" : undefined}
+          aria-describedby={error ? ids.error : undefined}
           className="w-36 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus:border-brand focus:ring-1 focus:ring-brand focus:outline-none"
         />
         <Button type="submit" size="sm" variant="secondary" disabled={pending}>
@@ -85,7 +87,7 @@ export function TagsEditor({ portalId, tags, action }: { portalId: string; tags:
           Add
         </Button>
       </form>
-      {error ? <FieldError id="new-tag-error" message={error} /> : null}
+      {error ? <FieldError id={ids.error} message={error} /> : null}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { FormAction, FormState } from "@/lib/web/form-state";
@@ -71,7 +71,7 @@ export function CreatePortalDialog({
             <input type="radio" name="kind" value="template" /> Save as a template
           </label>
         </fieldset>
-        <div className="flex justify-end gap-2">
+        <DialogFooter>
           <DialogClose asChild>
             <Button type="button" variant="secondary">
               Cancel
@@ -80,7 +80,7 @@ export function CreatePortalDialog({
           <Button type="submit" disabled={pending}>
             Create and open
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

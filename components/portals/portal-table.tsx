@@ -12,7 +12,7 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeS
  */
 export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: string; rows: PortalListRow[]; caption: string; selectForm?: string }) {
   return (
-    <Table caption={caption}>
+    <Table phone="fit" caption={caption}>
       <thead>
         <tr>
           {selectForm ? (
@@ -21,11 +21,11 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
             </Th>
           ) : null}
           <Th>Name</Th>
-          <Th>Workflow state</Th>
-          <Th>Tags</Th>
+          <Th className="hidden md:table-cell">Workflow state</Th>
+          <Th className="hidden lg:table-cell">Tags</Th>
           <Th className="text-right">Open / done tasks</Th>
-          <Th className="text-right">Guests</Th>
-          <Th>Last activity (UTC)</Th>
+          <Th className="hidden text-right sm:table-cell">Guests</Th>
+          <Th className="hidden md:table-cell">Last activity (UTC)</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -44,7 +44,7 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
                 />
               </Td>
             ) : null}
-            <Td>
+            <Td className="min-w-[10rem] break-words">
               <Link className="font-medium text-brand hover:underline" href={portalPath(orgId, p.id)}>
                 {p.name}
               </Link>
@@ -58,9 +58,18 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
                   Template
                 </Badge>
               ) : null}
+              {/* The columns a narrow screen drops, under the name. */}
+              <span className="mt-1 flex flex-wrap gap-1 text-xs text-slate-600 lg:hidden">
+                <span className="md:hidden">{p.workflowState ?? "No state"}</span>
+                {p.tags.map((t) => (
+                  <Badge key={t}>{t}</Badge>
+                ))}
+              </span>
             </Td>
-            <Td data-testid="portal-state">{p.workflowState ?? <span className="text-slate-500">None</span>}</Td>
-            <Td>
+            <Td className="hidden md:table-cell" data-testid="portal-state">
+              {p.workflowState ?? <span className="text-slate-500">None</span>}
+            </Td>
+            <Td className="hidden lg:table-cell">
               <span className="flex flex-wrap gap-1">
                 {p.tags.map((t) => (
                   <Badge key={t}>{t}</Badge>
@@ -70,8 +79,8 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
             <Td className="text-right whitespace-nowrap tabular-nums">
               {p.openTaskCount} / {p.doneTaskCount}
             </Td>
-            <Td className="text-right tabular-nums">{p.guestCount}</Td>
-            <Td className="whitespace-nowrap">
+            <Td className="hidden text-right tabular-nums sm:table-cell">{p.guestCount}</Td>
+            <Td className="hidden whitespace-nowrap md:table-cell">
               {p.lastActivityAt ? (
                 <time dateTime={p.lastActivityAt.toISOString()}>{dateFormat.format(p.lastActivityAt)}</time>
               ) : (

@@ -6,7 +6,7 @@ import type { BoundAction } from "@/components/portal/state";
 import { useFormResult } from "@/components/portal/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { BULK_FORM_ID } from "./form-ids";
 import { RequestFields, type DocumentOption } from "./request-fields";
 
@@ -87,14 +87,14 @@ export function BulkRequestDialog({
           ) : null}
         </fieldset>
         <RequestFields errors={errors} documents={documents} anchor="sending" />
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <DialogFooter>
           <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
             Cancel
           </Button>
           <Button type="submit" disabled={pending} data-testid="bulk-send">
             {pending ? "Sending…" : "Send"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

@@ -7,7 +7,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { taskActionTypes } from "@/lib/events/types";
+import { taskActionTypes } from "@/lib/events/task-names";
 
 // A request to be made later, once per portal or per period (lib/requests/schemas.ts RequestSpec):
 // the task's type, title, description, due date (none, a date, or days after the task is made),

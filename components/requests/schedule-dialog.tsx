@@ -6,7 +6,7 @@ import type { BoundAction } from "@/components/portal/state";
 import { useFormResult } from "@/components/portal/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { RequestFields, type DocumentOption } from "./request-fields";
@@ -86,14 +86,14 @@ export function ScheduleDialog({
             />
           ) : null}
         </div>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <DialogFooter>
           <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
             Cancel
           </Button>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : template ? "Add" : "Save"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

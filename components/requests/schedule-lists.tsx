@@ -1,7 +1,7 @@
 import { ActionForm, type SettingsState } from "@/components/settings/action-form";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { Badge } from "@/components/ui/badge";
-import type { taskActionTypes } from "@/lib/events/types";
+import type { taskActionTypes } from "@/lib/events/task-names";
 import type { FormAction } from "@/lib/web/form-state";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });

@@ -1,4 +1,4 @@
-import type { taskActionTypes } from "@/lib/events/types";
+import type { taskActionTypes } from "@/lib/events/task-names";
 
 // Words and numbers shared by the tasks tab's server pages and client dialogs (a plain module:
 // what a "use client" module exports reaches server components only as client references).
@@ -19,7 +19,8 @@ export const ACTION_HINTS: Record<(typeof taskActionTypes)[number], string> = {
   "Fill Form": "A form with the fields you build below.",
 };
 
-export const REMINDER_HINT = "Emails to the assignees 14, 7 and 3 days before, on the due date and 7 days after, while the task is open";
+export const REMINDER_HINT =
+  "Emails the assigned guests (all of the portal's guests when no guest is assigned) 14, 7 and 3 days before, on the due date and 7 days after, while the task is open";
 
 export type FieldKind = "text" | "textarea" | "number" | "date" | "select" | "checkbox";
 

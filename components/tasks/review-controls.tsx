@@ -7,7 +7,7 @@ import { useFormResult } from "@/components/portal/use-form-result";
 import { useRunAction } from "@/components/portal/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Textarea } from "@/components/ui/textarea";
 import { useToast } from "@/components/ui/toast";
 
@@ -63,11 +63,11 @@ export function ReviewControls({ portalId, taskId, accepted, action }: { portalI
             placeholder="The statement is for the wrong month: please send March."
             error={state.fieldErrors?.reason}
           />
-          <div className="flex justify-end">
+          <DialogFooter>
             <Button type="submit" disabled={sending}>
               {sending ? "Sending…" : "Send back"}
             </Button>
-          </div>
+          </DialogFooter>
         </form>
       </Dialog>
     </div>

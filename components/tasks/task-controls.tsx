@@ -9,7 +9,7 @@ import { useRunAction } from "@/components/portal/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { FieldBuilder, fromStored, toPosted } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
 
@@ -87,11 +87,11 @@ export function EditFieldsDialog({
         <input type="hidden" name="fields" value={toPosted(fields)} />
         {state.error ? <Alert>{state.error}</Alert> : null}
         <FieldBuilder fields={fields} onChange={setFields} error={state.fieldErrors?.fields} />
-        <div className="flex justify-end">
+        <DialogFooter>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save fields"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );
@@ -127,11 +127,11 @@ export function EditDocumentDialog({
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
         <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
-        <div className="flex justify-end">
+        <DialogFooter>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save"}
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

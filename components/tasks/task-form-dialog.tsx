@@ -7,11 +7,11 @@ import { useFormResult } from "@/components/portal/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { taskActionTypes } from "@/lib/events/types";
+import { taskActionTypes } from "@/lib/events/task-names";
 import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
@@ -111,14 +111,14 @@ function CommonFields({
 
 function Footer({ pending, label, onCancel }: { pending: boolean; label: string; onCancel: () => void }) {
   return (
-    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+    <DialogFooter>
       <Button type="button" variant="secondary" onClick={onCancel}>
         Cancel
       </Button>
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : label}
       </Button>
-    </div>
+    </DialogFooter>
   );
 }
 

@@ -45,7 +45,7 @@ export function ConfirmDialog({
       {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <AlertDialog.Content className="fixed inset-x-2 top-4 z-50 mx-auto max-w-md rounded-lg bg-white p-5 shadow-xl focus:outline-none sm:top-[15vh]">
+        <AlertDialog.Content className="fixed inset-x-2 top-4 z-50 mx-auto max-h-[calc(100dvh-2rem)] max-w-md overflow-y-auto overscroll-contain rounded-lg bg-white p-5 shadow-xl focus:outline-none sm:top-[15vh] sm:max-h-[70dvh]">
           <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className="mt-2 text-sm text-slate-700">{description}</div>

@@ -1,12 +1,36 @@
 import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
- * A data table that scrolls sideways inside its card on a narrow screen instead of widening the
+ * A data table in a card. Below 640 px its rows become stacked blocks (the column headings stay for
+ * screen readers), so nothing, a row's actions least of all, is off to the side; a table that keeps
+ * its key columns on a phone instead (hiding the others with `hidden sm:table-cell`) says
+ * `phone="fit"`. Anything still too wide scrolls sideways inside the card rather than widening the
  * page. `caption` names it for screen readers (visually hidden unless `showCaption`). The wrapper
  * is positioned so that visually hidden (absolutely positioned) text in cells stays inside it, and
  * is a named, focusable region so a keyboard can scroll it when it overflows (WCAG 2.1.1).
  */
-export function Table({ caption, children, showCaption = false }: { caption: string; children: ReactNode; showCaption?: boolean }) {
+export function Table({
+  caption,
+  children,
+  showCaption = false,
+  fixed = false,
+  phone = "stack",
+}: {
+  caption: string;
+  children: ReactNode;
+  showCaption?: boolean;
+  /**
+   * Columns as wide as their header cells say (`w-…` classes), the rest to the columns without
+   * one: the table is exactly as wide as its card, and long text is cut short in its cell instead
+   * of widening the table past the row's actions.
+   */
+  fixed?: boolean;
+  phone?: "stack" | "fit";
+}) {
+  const stack =
+    phone === "stack"
+      ? "max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:py-1 max-sm:[&_td]:text-left max-sm:[&_td]:[overflow-wrap:anywhere] max-sm:[&_tr]:block max-sm:[&_tr]:py-2 max-sm:[&>thead]:sr-only"
+      : "";
   return (
     <div
       role="region"
@@ -14,7 +38,7 @@ export function Table({ caption, children, showCaption = false }: { caption: str
       tabIndex={0}
       className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-brand"
     >
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+      <table className={`divide-y divide-slate-200 text-sm ${fixed ? "w-full table-fixed" : "min-w-full"} ${stack}`}>
         <caption className={showCaption ? "px-4 py-2 text-left font-medium" : "sr-only"}>{caption}</caption>
         {children}
       </table>

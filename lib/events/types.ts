@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { taskActionTypes, taskStatuses } from "./task-names";
 
 // The one list of event types. Each schema holds only the event's own fields (spec section 6 and
 // D21); the common webhook fields (org_id, portal_id, portal_name, external_system_ids, timestamp,
@@ -9,9 +10,7 @@ import { z } from "zod";
 const id = z.uuid();
 const isoDateTime = z.iso.datetime({ offset: true });
 
-/** Task action types as the API spells them (spec section 2). */
-export const taskActionTypes = ["Question?", "File Request", "Sign Document", "Fill Form", "General"] as const;
-export const taskStatuses = ["Open", "Done"] as const;
+export { taskActionTypes, taskStatuses };
 
 export const eventDataSchemas = {
   "portal.created": z.strictObject({

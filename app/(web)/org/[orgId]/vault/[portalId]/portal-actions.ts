@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { PortalActionState } from "@/components/portal/state";
 import { deletePortal } from "@/lib/portals/delete-portal";
+import { MAX_NAME_LENGTH } from "@/lib/portals/limits";
 import { portalPath } from "@/lib/portals/links";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { orgAction } from "@/lib/web/org-action";
@@ -25,6 +26,23 @@ export const setWorkflowStateAction = orgAction(
     await updatePortal({ viewer, portalId: input.portalId, workflowStateId: input.workflowStateId, workflowStateName: input.workflowStateName });
     portalLayout(orgId, input.portalId);
     return { done: Date.now() };
+  },
+);
+
+/** The portal's name (settings tab): updatePortal as PATCH /portals/{id} does it, one portal.renamed audit row. */
+export const renamePortalAction = orgAction(
+  {
+    ...member,
+    input: byPortal.extend({
+      name: z.string().trim().min(1, "Type a name for the portal").max(MAX_NAME_LENGTH, `A portal name has at most ${MAX_NAME_LENGTH} characters`),
+    }),
+    fields: ["name"],
+  },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    const portal = await updatePortal({ viewer, portalId: input.portalId, name: input.name });
+    portalLayout(orgId, input.portalId);
+    revalidatePath(`/org/${orgId}`);
+    return { done: Date.now(), message: `Renamed to "${portal.name}"` };
   },
 );
 

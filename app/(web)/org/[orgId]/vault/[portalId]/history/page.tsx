@@ -62,29 +62,29 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
         </EmptyState>
       ) : (
         <>
-          <Table caption="Portal history, newest first">
+          {/* What was done is the key column: on a phone, when and who go on a line above it. */}
+          <Table fixed phone="fit" caption="Portal history, newest first">
             <thead>
               <tr>
-                <Th>When</Th>
-                <Th>Who</Th>
+                <Th className="hidden w-44 sm:table-cell">When</Th>
+                <Th className="hidden w-48 sm:table-cell">Who</Th>
                 <Th>What</Th>
-                <Th>Target</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {items.map((r) => (
                 <tr key={r.id} data-testid="history-row" data-action={r.action}>
-                  <Td className="whitespace-nowrap text-slate-600">{formatWhen(r.createdAt)}</Td>
-                  <Td>
-                    {r.actor ? <span className="block">{r.actor.name ?? r.actor.email}</span> : <span className="block text-slate-600">System</span>}
-                    {r.client ? (
-                      <Badge tone="info" className="mt-0.5">
-                        via {r.client.name}
-                      </Badge>
-                    ) : null}
+                  <Td className="hidden text-slate-600 sm:table-cell">{formatWhen(r.createdAt)}</Td>
+                  <Td className="hidden break-words sm:table-cell">
+                    <Who actor={r.actor} client={r.client} />
                   </Td>
-                  <Td>{describeAudit(r.action, r.metadata)}</Td>
-                  <Td className="text-slate-600">{r.targetType}</Td>
+                  <Td className="break-words">
+                    <p className="mb-1 flex flex-wrap items-center gap-x-2 text-xs text-slate-600 sm:hidden">
+                      <span>{formatWhen(r.createdAt)}</span>
+                      <Who actor={r.actor} client={r.client} />
+                    </p>
+                    {describeAudit(r.action, r.metadata)}
+                  </Td>
                 </tr>
               ))}
             </tbody>
@@ -97,5 +97,19 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
         </>
       )}
     </section>
+  );
+}
+
+/** Who made a change: a person (and the app they used, if any) or the system. */
+function Who({ actor, client }: { actor: { name: string | null; email: string } | null; client: { name: string } | null }) {
+  return (
+    <span>
+      {actor ? <span>{actor.name ?? actor.email}</span> : <span className="text-slate-600">System</span>}
+      {client ? (
+        <Badge tone="info" className="ml-1">
+          via {client.name}
+        </Badge>
+      ) : null}
+    </span>
   );
 }

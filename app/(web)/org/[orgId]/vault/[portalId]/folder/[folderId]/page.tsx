@@ -53,12 +53,28 @@ function listState(search: Search) {
   return { sort, dir, page };
 }
 
+/**
+ * The table's columns. The table is fixed-width (as wide as its card): each column but the name
+ * has its width, the name takes the rest and is cut short with an ellipsis (the full name on
+ * hover, on keyboard focus and in its accessible name). Narrower screens drop columns, whose
+ * values then show in a line under the name (`META`): the name and the row's actions always fit.
+ */
+const COLUMN_CLASS = {
+  size: "hidden w-24 text-right lg:table-cell",
+  type: "hidden w-16 2xl:table-cell",
+  uploader: "hidden w-36 lg:table-cell",
+  date: "hidden w-32 sm:table-cell",
+  task: "hidden w-40 xl:table-cell",
+} as const;
+/** The line under the name: each value shows where its column is hidden. */
+const META_CLASS = { size: "lg:hidden", type: "2xl:hidden", uploader: "lg:hidden", date: "sm:hidden", task: "xl:hidden" } as const;
+
 const COLUMNS: { sort: FolderSort; label: string; className?: string }[] = [
   { sort: "name", label: "Name" },
-  { sort: "size", label: "Size", className: "text-right" },
-  { sort: "type", label: "Type" },
-  { sort: "uploader", label: "Uploaded by" },
-  { sort: "date", label: "Date" },
+  { sort: "size", label: "Size", className: COLUMN_CLASS.size },
+  { sort: "type", label: "Type", className: COLUMN_CLASS.type },
+  { sort: "uploader", label: "Uploaded by", className: COLUMN_CLASS.uploader },
+  { sort: "date", label: "Date", className: COLUMN_CLASS.date },
 ];
 
 /** The Files tab is the portal's main page: titled with the portal's name alone. */
@@ -174,7 +190,11 @@ export default async function PortalFolderPage({ params, searchParams }: { param
             </EmptyState>
           ) : (
             <>
-              <Table caption={`Files in ${view.folder?.name ?? "the portal root"}, sorted by ${sort} ${dir === "asc" ? "ascending" : "descending"}`}>
+              <Table
+                fixed
+                phone="fit"
+                caption={`Files in ${view.folder?.name ?? "the portal root"}, sorted by ${sort} ${dir === "asc" ? "ascending" : "descending"}`}
+              >
                 <thead>
                   <tr>
                     {COLUMNS.map((c) => {
@@ -193,8 +213,8 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                         </Th>
                       );
                     })}
-                    <Th>Linked task</Th>
-                    <Th>
+                    <Th className={COLUMN_CLASS.task}>Linked task</Th>
+                    <Th className="w-16">
                       <span className="sr-only">Actions</span>
                     </Th>
                   </tr>
@@ -202,18 +222,37 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                 <tbody className="divide-y divide-slate-100" data-testid="file-rows">
                   {view.items.map((e) => (
                     <tr key={e.id} data-testid="file-row" data-name={e.name}>
-                      <Td className="max-w-[20rem]">
-                        {e.isFolder ? (
-                          <Link className="inline-flex items-center gap-2 font-medium text-brand hover:underline" href={portalPath(orgId, portalId, e.id)}>
+                      <Td>
+                        <Link
+                          className={`group flex min-w-0 items-center gap-2 hover:underline ${e.isFolder ? "font-medium text-brand" : "text-slate-900"}`}
+                          href={e.isFolder ? portalPath(orgId, portalId, e.id) : href({ file: e.id })}
+                          scroll={e.isFolder ? undefined : false}
+                          title={e.name}
+                        >
+                          {e.isFolder ? (
                             <Folder aria-hidden size={16} className="shrink-0" />
-                            <span className="truncate">{e.name}</span>
-                          </Link>
-                        ) : (
-                          <Link className="inline-flex items-center gap-2 text-slate-900 hover:underline" href={href({ file: e.id })} scroll={false}>
+                          ) : (
                             <FileText aria-hidden size={16} className="shrink-0 text-slate-400" />
-                            <span className="truncate">{e.name}</span>
-                          </Link>
-                        )}
+                          )}
+                          <span className="min-w-0 truncate group-focus-visible:break-all group-focus-visible:whitespace-normal" data-testid="file-name">
+                            {e.name}
+                          </span>
+                        </Link>
+                        <div className="flex flex-wrap gap-x-2 pl-6 text-xs text-slate-600 2xl:hidden">
+                          {e.isFolder ? null : <span className={META_CLASS.size}>{formatSize(e.size)}</span>}
+                          {e.isFolder ? null : <span className={META_CLASS.type}>{e.extension ? e.extension.toUpperCase() : "File"}</span>}
+                          {e.uploader ? (
+                            <span className={`min-w-0 truncate ${META_CLASS.uploader}`} title={e.uploader.name ?? e.uploader.email}>
+                              {e.uploader.name ?? e.uploader.email}
+                            </span>
+                          ) : null}
+                          <span className={META_CLASS.date}>{formatDate(e.uploadedAt)}</span>
+                          {e.task ? (
+                            <span className={`min-w-0 truncate ${META_CLASS.task}`} title={e.task.title}>
+                              Task: {e.task.title}
+                            </span>
+                          ) : null}
+                        </div>
                         {!e.isFolder && pushes[e.id] ? (
                           <div className="mt-0.5 pl-6">
                             <PartnerPushStatus
@@ -226,11 +265,15 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                           </div>
                         ) : null}
                       </Td>
-                      <Td className="text-right whitespace-nowrap">{e.isFolder ? "—" : formatSize(e.size)}</Td>
-                      <Td className="whitespace-nowrap">{e.isFolder ? "Folder" : e.extension ? e.extension.toUpperCase() : "File"}</Td>
-                      <Td className="whitespace-nowrap">{e.uploader ? (e.uploader.name ?? e.uploader.email) : "—"}</Td>
-                      <Td className="whitespace-nowrap">{formatDate(e.uploadedAt)}</Td>
-                      <Td className="max-w-[12rem] truncate">{e.task ? e.task.title : "—"}</Td>
+                      <Td className={`whitespace-nowrap ${COLUMN_CLASS.size}`}>{e.isFolder ? "—" : formatSize(e.size)}</Td>
+                      <Td className={`whitespace-nowrap ${COLUMN_CLASS.type}`}>{e.isFolder ? "Folder" : e.extension ? e.extension.toUpperCase() : "File"}</Td>
+                      <Td className={`truncate ${COLUMN_CLASS.uploader}`} title={e.uploader ? (e.uploader.name ?? e.uploader.email) : undefined}>
+                        {e.uploader ? (e.uploader.name ?? e.uploader.email) : "—"}
+                      </Td>
+                      <Td className={`whitespace-nowrap ${COLUMN_CLASS.date}`}>{formatDate(e.uploadedAt)}</Td>
+                      <Td className={`truncate ${COLUMN_CLASS.task}`} title={e.task?.title}>
+                        {e.task ? e.task.title : "—"}
+                      </Td>
                       <Td className="text-right">
                         <EntryActions
                           orgId={orgId}
