@@ -19,7 +19,7 @@
  *                   against the build from step 6 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
  *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
  *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162),
- *                   and the web half of the cross-organization sweep (app/test-support/cross-org/)
+ *                   and the web half of the cross-organization sweep (test/cross-org/)
  *
  * Not here: `npm run test:faults` (faults/, run by .ci/run after npm test), which stops and starts
  * a PostgreSQL, S3 and job engine of its own under the same build.

@@ -16,7 +16,7 @@ import { purgeDeletedEntries } from "@/lib/files/purge-deleted";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { renameEntry } from "@/lib/files/rename-entry";
 import { restoreEntry } from "@/lib/files/restore-entry";
-import { filesApi } from "@/app/api/v1/test-support/files-api";
+import { filesApi } from "@/test/routes/files-api";
 import { objectKeys, removeObjectsAfterEach } from "@/lib/test-support/storage";
 
 // Folders and files managed from the web application: create, rename, move, delete, restore and

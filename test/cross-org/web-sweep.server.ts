@@ -6,8 +6,8 @@ import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { createAttacker, createVictim, portalSecrets, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
-import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebExpectation, type WebRouteRow } from "@/app/test-support/cross-org/table";
+import { createAttacker, createVictim, portalSecrets, victimSecrets, type Attacker, type Victim } from "@/test/cross-org/fixtures";
+import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebExpectation, type WebRouteRow } from "@/test/cross-org/table";
 import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
 
 // The web half of the cross-organization sweep: every page, route handler and server action of
@@ -21,7 +21,7 @@ import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/
 // browser's client does. That every page, route and action has a row is checked in the
 // integration tier (sweep.int.test.ts, web-scan.ts), without a build.
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const { baseUrl } = inject("fuzz");
 
 // --- the calls ----------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[webhookId]/r
 import { GET as listWebhooks, POST as createWebhook } from "@/app/api/v1/webhooks/route";
 import { GET as listWorkflowStates } from "@/app/api/v1/workflow-states/route";
 import type { RouteHandler } from "@/lib/api/route";
-import type { CallOptions } from "@/app/api/v1/test-support/call-route";
-import type { Attacker, Victim } from "@/app/test-support/cross-org/fixtures";
+import type { CallOptions } from "@/test/routes/call-route";
+import type { Attacker, Victim } from "@/test/cross-org/fixtures";
 
 // The cross-organization sweep, as one table: every way in, called by the attacker (another
 // organization, a token of every scope) on the victim's things. sweep.int.test.ts fails when an
@@ -51,7 +51,7 @@ export interface ApiRow {
 
 /**
  * The web rows are called over HTTP against the production build (fuzz tier,
- * app/test-support/cross-org/web-sweep.server.ts) by two callers: `member`, an admin of another
+ * test/cross-org/web-sweep.server.ts) by two callers: `member`, an admin of another
  * organization, and `guest`, a guest of another portal of the victim's organization. Each row says
  * what each caller must get (a caller left out is not tried):
  * - `not_found`: a page or route answers 404; an action answers the form state of a not_found

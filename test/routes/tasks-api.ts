@@ -1,7 +1,7 @@
 import { POST as postComplete } from "@/app/api/v1/tasks/[taskId]/complete/route";
 import { PATCH as patchTask } from "@/app/api/v1/tasks/[taskId]/route";
 import { GET as getList, POST as postCreate } from "@/app/api/v1/portals/[portalId]/tasks/route";
-import { callRoute, type CallResult } from "@/app/api/v1/test-support/call-route";
+import { callRoute, type CallResult } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import type { TaskJson } from "@/lib/tasks/schemas";
 
