@@ -1,11 +1,11 @@
 /**
- * The API benchmarks, against the production build (`npx next build` first), each
+ * The API benchmarks, against the benchmark build (`BENCH_BUILD=1 npm run build` first), each
  * pair interleaved in one run, 16 connections:
  *
  * - the refresh grant against `oidc-provider` 9 (anchors/oidc-provider-server.mjs);
  * - GET /api/v1/portals?limit=100 over 1,000 portals against the bare baseline
  *   (anchors/bare-portals.mjs: node:http + pg + jose) and against the framework floor (the same
- *   work as a route handler of this build, app/api/bench-floor/route.ts, on only with BENCH_FLOOR=1);
+ *   work as a route handler of this build, app/api/bench-floor/route.bench.ts, only in a `BENCH_BUILD=1` build);
  * - POST /api/v1/portals and POST /api/v1/portals/{id}/tasks: throughput, p99, rows written;
  * - GET files of a portal of 1,000 and of 10,000 entries, every page: time per item.
  *
@@ -249,6 +249,7 @@ export async function runApiBench(): Promise<BenchRow[]> {
   let seeded: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_api",
+    floor: true,
     seed: async () => {
       seeded = await seed();
     },

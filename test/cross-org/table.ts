@@ -628,8 +628,6 @@ export const SWEEP: readonly SweepRow[] = [
   route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file as a preview", both, (v) =>
     download(v.orgId, v.portal.id, v.file.id, true),
   ),
-  // Off (404, no connection) unless the benchmark starts its own server with BENCH_FLOOR=1; there it reads the portals of the token's grant only.
-  route("/api/bench-floor", "GET", "the benchmark's framework floor, off on a production server", both, () => "/api/bench-floor"),
   open("/invite/[token]/renew", "addressed by the invitation's secret token; renews only an expired invitation, to the invited address"),
   open("/pdf-worker.mjs", "the pdf.js worker script, the same static file for everyone"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),
