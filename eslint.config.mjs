@@ -17,7 +17,11 @@ const DOMAIN_MUST_NOT = [
 
 const APP_MUST_NOT = [
   forbid("Pages, actions and routes do not read the database: call a lib/ domain function.", "@/lib/db", "@/lib/generated/prisma/client", "**/lib/db"),
-  forbid("Pages and actions do not decide permissions: use lib/access (a Viewer) and the domain's guards.", "@/lib/auth/roles"),
+];
+// Components get the server actions they call as props from the page or layout (docs/architecture.md).
+const COMPONENTS_MUST_NOT = [
+  ...APP_MUST_NOT,
+  forbid("Components do not import app/: the page or layout passes the server action in as a prop.", "@/app/*", "**/app/*"),
 ];
 
 // One way to the database (docs/database.md): Prisma's client, and the typed builder of lib/sql.ts
@@ -93,10 +97,14 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.slice(1), paths: REQUEST_CONTEXT_PATHS }] },
   },
   {
-    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    files: ["app/**/*.{ts,tsx}"],
     // Tests and their helpers set up rows directly.
     ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
     rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT }] },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: COMPONENTS_MUST_NOT }] },
   },
   {
     files: DISPATCHED_APP,

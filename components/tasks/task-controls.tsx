@@ -12,6 +12,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
 import { FieldBuilder, fromStored, toPosted } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
+import type { FileActions } from "@/components/files/actions";
 
 /** Complete or reopen a task. */
 export function TaskStatusButton({ portalId, taskId, done, action }: { portalId: string; taskId: string; done: boolean; action: BoundAction }) {
@@ -99,14 +100,14 @@ export function EditFieldsDialog({
 
 /** Choose (another) PDF to sign and where the signature goes. */
 export function EditDocumentDialog({
-  orgId,
+  files,
   portalId,
   taskId,
   action,
   pdfs,
   current,
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   taskId: string;
   action: BoundAction;
@@ -126,7 +127,7 @@ export function EditDocumentDialog({
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
-        <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
+        <SignatureFields files={files} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
         <div className="flex justify-end">
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save"}

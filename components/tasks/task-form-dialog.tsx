@@ -16,6 +16,7 @@ import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
+import type { FileActions } from "@/components/files/actions";
 
 export interface AssigneeChoice {
   userId: string;
@@ -123,7 +124,7 @@ function Footer({ pending, label, onCancel }: { pending: boolean; label: string;
 
 /** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
 export function CreateTaskDialog({
-  orgId,
+  files,
   portalId,
   action,
   guests,
@@ -131,7 +132,7 @@ export function CreateTaskDialog({
   pdfs,
   trigger,
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   action: BoundAction;
   guests: AssigneeChoice[];
@@ -187,7 +188,7 @@ export function CreateTaskDialog({
             <input type="hidden" name="fields" value={toPosted(fields)} />
           </>
         ) : null}
-        {type === "Sign Document" ? <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} /> : null}
+        {type === "Sign Document" ? <SignatureFields files={files} portalId={portalId} pdfs={pdfs} errors={errors} /> : null}
         <Footer pending={pending} label="Create task" onCancel={() => setOpen(false)} />
       </form>
     </Dialog>

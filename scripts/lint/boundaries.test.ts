@@ -31,10 +31,13 @@ describe("import boundaries", () => {
       'import { db } from "@/lib/db";\nexport default async function Page() { return <p>{await db.portal.count()}</p>; }\n',
     ],
     [
-      "a server action deciding a role itself",
-      "app/(web)/org/[orgId]/fixture/actions.ts",
-      'import { requireOrgRole } from "@/lib/auth/roles";\nexport const x = requireOrgRole;\n',
+      "a component importing a server action from app/",
+      "components/files/fixture.tsx",
+      'import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";\nexport const x = createFolderAction;\n',
     ],
+    ["a component reading the database", "components/fixture.tsx", 'import { db } from "@/lib/db";\nexport const x = db;\n'],
+    ["a domain module importing a component", "lib/portals/fixture.ts", 'import { Button } from "@/components/ui/button";\nexport const x = Button;\n'],
+    ["a domain test importing a route", "lib/portals/fixture.test.ts", 'import { GET } from "@/app/api/v1/me/route";\nexport const x = GET;\n'],
     ["a route handler reading the database", "app/api/v1/fixture/route.ts", 'import { db } from "@/lib/db";\nexport const GET = () => db.portal.count();\n'],
   ])("refuses %s", async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
@@ -52,6 +55,11 @@ describe("import boundaries", () => {
       'import { createPortal } from "@/lib/portals/create-portal";\nexport const x = createPortal;\n',
     ],
     ["a route handler importing the API layer", "app/api/v1/fixture/route.ts", 'import { apiRoute } from "@/lib/api";\nexport const x = apiRoute;\n'],
+    [
+      "a page passing a component its server action",
+      "app/(web)/org/[orgId]/fixture/page.tsx",
+      'import { AccountControls } from "@/components/account-controls";\nimport { signOutAction } from "@/app/sign-in/actions";\nexport const x = [AccountControls, signOutAction];\n',
+    ],
     [
       "an Inngest function importing the domain and the SDK",
       "inngest/functions/fixture.ts",

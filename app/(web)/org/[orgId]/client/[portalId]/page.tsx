@@ -14,6 +14,7 @@ import { isAppError } from "@/lib/errors";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
 import { guestPortalPath } from "@/lib/portals/links";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 type Params = { orgId: string; portalId: string };
 
@@ -52,7 +53,7 @@ function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: stri
               <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
               <div className="mt-2 space-y-2">
                 {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
-                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
+                <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
               </div>
             </details>
           ) : null}
@@ -83,7 +84,7 @@ function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: st
     <div className="space-y-2">
       {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
       {canUpload ? (
-        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next={next} />
+        <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next={next} />
       ) : (
         <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
       )}
@@ -177,7 +178,7 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
                         <summary className="cursor-pointer font-medium text-brand">Add more files to this request</summary>
                         <div className="mt-2">
                           <TaskUpload
-                            orgId={orgId}
+                            files={fileActions(orgId)}
                             portalId={portalId}
                             taskId={task.id}
                             next={`Added to “${task.title}”. ${view.portal.orgName} sees it with the rest.`}
@@ -209,7 +210,7 @@ export default async function GuestPortalPage({ params }: { params: Promise<Para
             </summary>
             <p className="mt-2 text-sm text-slate-600">For anything that no request above asks for. {view.portal.orgName} is told about new files.</p>
             <div className="mt-2">
-              <TaskUpload orgId={orgId} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
+              <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
             </div>
           </details>
         ) : null}

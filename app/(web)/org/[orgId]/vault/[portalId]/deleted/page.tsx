@@ -9,6 +9,7 @@ import { isAppError } from "@/lib/errors";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { isUuid } from "@/lib/ids";
 import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 export const metadata: Metadata = { title: "Recently deleted" };
 
@@ -49,7 +50,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
         </EmptyState>
       ) : (
         <DeletedList
-          orgId={orgId}
+          actions={fileActions(orgId)}
           portalId={portalId}
           entries={entries.map((e) => ({
             id: e.id,

@@ -21,6 +21,7 @@ import { listPartnerPushStatuses } from "@/lib/partner/push";
 import { fileDownloadPath, portalPath } from "@/lib/portals/links";
 import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
@@ -84,6 +85,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
   // Each file's push to the partner, for the firm: absent when never pushed.
   const pushes = canManage ? await listPartnerPushStatuses({ viewer, portalId }) : {};
   const canUpload = mayPortal(viewer, portalId, "upload");
+  const files = fileActions(orgId);
 
   const base = portalPath(orgId, portalId, parent);
   /** This folder's link with the list state, changed by `change`. */
@@ -147,7 +149,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
             ))}
           </ol>
         </nav>
-        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}</div>
+        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton actions={files} portalId={portalId} parentId={parent} /> : null}</div>
       </div>
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
@@ -166,7 +168,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
         </aside>
 
         <div className="min-w-0 space-y-4">
-          {canUpload ? <Uploader orgId={orgId} portalId={portalId} folderId={parent} /> : null}
+          {canUpload ? <Uploader actions={files} portalId={portalId} folderId={parent} /> : null}
           {view.total === 0 ? (
             <EmptyState icon={canUpload ? Upload : FileText} title="This folder is empty">
               {canUpload ? "Drop files on the upload area above, or press Choose files to pick them from your device." : "Nothing has been shared here yet."}
@@ -233,7 +235,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                       <Td className="max-w-[12rem] truncate">{e.task ? e.task.title : "—"}</Td>
                       <Td className="text-right">
                         <EntryActions
-                          orgId={orgId}
+                          actions={files}
                           portalId={portalId}
                           entry={{ id: e.id, name: e.name, isFolder: e.isFolder, parentId: parent }}
                           tree={tree}

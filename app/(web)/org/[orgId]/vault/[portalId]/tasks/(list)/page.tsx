@@ -17,6 +17,7 @@ import { loadMemberPortal, orNotFound, tabMetadata } from "../../load-portal";
 import { addTemplateRequestAction, changeRecurringRequestAction, createRecurringRequestAction, removeTemplateRequestAction } from "../../request-actions";
 import { createTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 export const generateMetadata = tabMetadata("Tasks");
 
@@ -46,7 +47,7 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
   );
   const create = (
     <CreateTaskDialog
-      orgId={orgId}
+      files={fileActions(orgId)}
       portalId={portalId}
       action={createTaskAction.bind(null, orgId)}
       guests={options.guests}

@@ -21,6 +21,7 @@ import { getPortalTask } from "@/lib/tasks/task-panel-data";
 import { loadMemberPortal, orNotFound } from "../../load-portal";
 import { deleteTaskAction, reviewTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 type Params = { orgId: string; portalId: string; taskId: string };
 
@@ -231,7 +232,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
               <span className="flex items-center justify-between gap-2">
                 Document to sign
                 <EditDocumentDialog
-                  orgId={orgId}
+                  files={fileActions(orgId)}
                   portalId={portalId}
                   taskId={task.id}
                   action={setDocumentAction.bind(null, orgId)}
