@@ -42,7 +42,7 @@ import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
-import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, type Scope } from "@/lib/access/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";

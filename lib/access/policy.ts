@@ -1,6 +1,6 @@
 import { AppError, forbidden, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import type { GuestPermission } from "./permissions";
 import type { Role, UserViewer, Viewer } from "./viewer";
 

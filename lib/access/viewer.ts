@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import { readGuestPermissions, type GuestPermissions } from "./permissions";
 
 // Who is asking, made once per request (API wrapper, web helper) and handed to every domain

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 
 // An operation of the API: method, path, scope and schemas, in one object. The route handler is
 // built from it (apiRoute) and the OpenAPI document is generated from it (openapi/operations.ts

@@ -8,7 +8,7 @@ import { isUuid } from "@/lib/ids";
 import { apiAccessSql } from "@/lib/oauth/clients/api-access";
 import { apiResource, audienceOf } from "@/lib/oauth/resource";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
-import { isScope, type Scope } from "@/lib/oauth/scopes";
+import { isScope, type Scope } from "@/lib/access/scopes";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).
 

@@ -3,7 +3,7 @@ import { randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { approvingOrg } from "@/lib/oauth/clients/dynamic";
 import { knownResource } from "@/lib/oauth/resource";
-import { parseScopeString, type Scope } from "@/lib/oauth/scopes";
+import { parseScopeString, type Scope } from "@/lib/access/scopes";
 import { isStorableText } from "@/lib/text";
 
 // The authorize side of the code flow (D23): checking the request, then issuing a code for the

@@ -37,7 +37,7 @@ export async function seed(): Promise<Seeded> {
   const { createTestClient, createTestOrg, createTestUser, createTestWorkflowStates } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
   const { createRefreshToken } = await import("@/lib/oauth/token/refresh-token-value");
-  const { ALL_SCOPES } = await import("@/lib/oauth/scopes");
+  const { ALL_SCOPES } = await import("@/lib/access/scopes");
 
   const org = await createTestOrg({ name: "Benchmark org" });
   const admin = await createTestUser({ orgId: org.id, role: "admin", name: "Bench Admin" });

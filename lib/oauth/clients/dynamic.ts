@@ -4,7 +4,7 @@ import { sha256Hex, randomToken } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { newClientId } from "@/lib/oauth/clients/credentials";
 import { clientInputSchema } from "@/lib/oauth/clients/schemas";
-import { ALL_SCOPES, parseScopeString } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, parseScopeString } from "@/lib/access/scopes";
 import { OAuthError } from "@/lib/oauth/token/errors";
 
 // RFC 7591 dynamic client registration, for MCP clients (docs/mcp.md). A registered client is

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -8,7 +8,7 @@ import type { Granted } from "@/lib/oauth/token/granted";
 import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
 import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
-import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, isScope, type Scope } from "@/lib/access/scopes";
 
 // grant_type=refresh_token (spec 5.5, D23). Every use rotates; the token just replaced (the
 // previous one, whose child is the chain's current token) still works for 60 s and then answers

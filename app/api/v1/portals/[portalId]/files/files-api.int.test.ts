@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { fileWebUrl } from "@/lib/portals/links";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { issueAccessToken } from "@/lib/oauth/access-token";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { fileUploadedEvents, filesApi } from "@/test/routes/files-api";
 import { createTestFolder, objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { isScope } from "@/lib/oauth/scopes";
+import { isScope } from "@/lib/access/scopes";
 import { startServer, type TestServer } from "@/lib/test-support/test-servers";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
