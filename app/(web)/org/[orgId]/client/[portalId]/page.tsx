@@ -9,7 +9,7 @@ import { TaskUpload } from "@/components/guest/task-upload";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
 import { guestPortalPath } from "@/lib/portals/links";

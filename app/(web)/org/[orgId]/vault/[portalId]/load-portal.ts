@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getPortal } from "@/lib/portals/get-portal";
 import { guestPortalPath, portalPath } from "@/lib/portals/links";

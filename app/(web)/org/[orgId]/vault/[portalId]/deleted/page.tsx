@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeletedList } from "@/components/files/deleted-list";
 import { EmptyState } from "@/components/ui/empty-state";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { isUuid } from "@/lib/ids";

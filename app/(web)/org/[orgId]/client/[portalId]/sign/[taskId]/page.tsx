@@ -6,7 +6,7 @@ import { cache } from "react";
 import { PdfPreview } from "@/components/files/pdf-preview";
 import { SignForm } from "@/components/guest/sign-form";
 import { Card } from "@/components/ui/card";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { guestPortalPath } from "@/lib/portals/links";
 import { getDocumentToSign } from "@/lib/signing/sign-document";

@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayPortal } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
