@@ -78,7 +78,7 @@ export function EntryActions({
   entry: EntryRef;
   tree: readonly FolderTreeNode[];
   previewHref: string | null;
-  /** The download route (files); built by the page (lib/portals/links reads the environment's zod schema). */
+  /** The download route (files); built by the page (lib/links reads the environment's zod schema). */
   downloadHref: string | null;
   canManage: boolean;
 }) {

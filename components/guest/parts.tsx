@@ -1,7 +1,7 @@
 import { CalendarClock, ChevronDown, Download, FileSignature, FileText } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/portals/links";
+import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/links";
 
 // Pieces of the client's pages (guest home and portal view), server-rendered.
 

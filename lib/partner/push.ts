@@ -12,7 +12,7 @@ import { invalidRequest, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { fileWebUrl } from "@/lib/portals/links";
+import { fileWebUrl } from "@/lib/links";
 import { openObjectStream } from "@/lib/storage/read-stream";
 import { isPartnerError, type PartnerConnector } from "./connector";
 import { connectorForOrg } from "./connection";

@@ -3,7 +3,7 @@ import { AccountControls } from "@/components/account-controls";
 import { signOutAction } from "@/app/sign-in/actions";
 import { AppHeader } from "@/components/app-header";
 import { requireUser } from "@/lib/auth/session";
-import { GUEST_HOME_PATH } from "@/lib/portals/links";
+import { GUEST_HOME_PATH } from "@/lib/links";
 
 /** The client's home: outside any one organization (a client may work with several firms). */
 export default async function GuestLayout({ children }: { children: ReactNode }) {

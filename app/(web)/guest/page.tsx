@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/session";
 import { listGuestHome } from "@/lib/guests/guest-view";
-import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/portals/links";
+import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/links";
 
 export const metadata: Metadata = { title: "Your portals" };
 

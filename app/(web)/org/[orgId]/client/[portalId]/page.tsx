@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 

@@ -6,7 +6,7 @@ import type { PortalActionState } from "@/components/portal/state";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { guestsOfRequest, InviteGuestsBodySchema } from "@/lib/guests/schemas";
-import { portalViewPath } from "@/lib/portals/links";
+import { portalViewPath } from "@/lib/links";
 import { orgAction } from "@/lib/web/org-action";
 
 // The guests tab: the same inviteGuests as POST /portals/{id}/guests (D16: trimmed, lower-cased,

@@ -5,7 +5,7 @@ import { NavTabs } from "@/components/ui/nav-tabs";
 import { mayOrg, mayPortal } from "@/lib/access/policy";
 import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
-import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { portalPath, portalViewPath } from "@/lib/links";
 import { loadMemberPortal } from "./load-portal";
 import { setPartnerIdAction } from "./partner-actions";
 import { setArchivedAction, setTagsAction, setWorkflowStateAction } from "./portal-actions";

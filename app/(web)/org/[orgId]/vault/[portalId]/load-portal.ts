@@ -4,7 +4,7 @@ import { cache } from "react";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getPortal } from "@/lib/portals/get-portal";
-import { guestPortalPath, portalPath } from "@/lib/portals/links";
+import { guestPortalPath, portalPath } from "@/lib/links";
 
 /** What the viewer may not see (lib/access) is a missing page here. */
 export async function orNotFound<T>(load: Promise<T>): Promise<T> {

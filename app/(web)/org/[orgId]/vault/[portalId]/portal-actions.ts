@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { PortalActionState } from "@/components/portal/state";
 import { deletePortal } from "@/lib/portals/delete-portal";
-import { portalPath } from "@/lib/portals/links";
+import { portalPath } from "@/lib/links";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { orgAction } from "@/lib/web/org-action";
 

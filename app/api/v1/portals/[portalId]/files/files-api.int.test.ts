@@ -1,7 +1,7 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { fileWebUrl } from "@/lib/portals/links";
+import { fileWebUrl } from "@/lib/links";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { issueAccessToken } from "@/lib/oauth/access-token";
 import { ALL_SCOPES } from "@/lib/access/scopes";

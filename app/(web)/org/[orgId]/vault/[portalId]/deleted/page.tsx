@@ -8,7 +8,7 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { isUuid } from "@/lib/ids";
-import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { portalPath, portalViewPath } from "@/lib/links";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 export const metadata: Metadata = { title: "Recently deleted" };

@@ -8,7 +8,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
 import { HISTORY_KINDS, listPortalAudit, type HistoryKind } from "@/lib/audit/list-audit";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
-import { portalViewPath } from "@/lib/portals/links";
+import { portalViewPath } from "@/lib/links";
 import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
 
 export const generateMetadata = tabMetadata("History");

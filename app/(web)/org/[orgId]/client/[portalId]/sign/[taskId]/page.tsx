@@ -8,7 +8,7 @@ import { SignForm } from "@/components/guest/sign-form";
 import { Card } from "@/components/ui/card";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { getDocumentToSign } from "@/lib/signing/sign-document";
 import { signAction } from "../../actions";
 

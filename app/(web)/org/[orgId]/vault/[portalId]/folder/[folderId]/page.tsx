@@ -18,7 +18,7 @@ import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
 import { listPartnerPushStatuses } from "@/lib/partner/push";
-import { fileDownloadPath, portalPath } from "@/lib/portals/links";
+import { fileDownloadPath, portalPath } from "@/lib/links";
 import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";

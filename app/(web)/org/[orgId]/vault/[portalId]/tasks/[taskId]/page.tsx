@@ -11,7 +11,7 @@ import { EditTaskDialog } from "@/components/tasks/task-form-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { isUuid } from "@/lib/ids";
-import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/links";
+import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/links";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { reminderLabel } from "@/lib/tasks/reminder-schedule";
 import { getSignatureRecord, type SignatureRecord } from "@/lib/signing/signature-record";
