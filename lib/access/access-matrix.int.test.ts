@@ -1116,7 +1116,6 @@ const ROWS: Row[] = [
 /** Building blocks that take a viewer but are reached only through the entry points above. */
 const BUILDING_BLOCKS = [
   "portals/get-portal:loadPortal",
-  "portals/get-portal:accessPortal",
   "portals/portal-record:loadPortalRecords",
   "portals/portal-record:loadPortalPage",
   "tasks/task-changes:lockTaskFor",

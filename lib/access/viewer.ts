@@ -1,4 +1,3 @@
-import type { Actor } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
@@ -14,6 +13,9 @@ export interface GuestPortal {
   portalId: string;
   permissions: GuestPermissions;
 }
+
+/** Who did something: a signed-in user (web), a user through an OAuth client (API), or the system. */
+export type Actor = { type: "user"; userId: string; oauthClientId?: string | null } | { type: "system" };
 
 /** The OAuth client a user acts through (API requests): the scopes of the token limit the user. */
 export interface ViewerClient {

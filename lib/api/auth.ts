@@ -1,4 +1,4 @@
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import { insufficientScope } from "@/lib/access/policy";
 import { effectiveScopes, grantRevoked, verifyAccessTokenClaims, type VerifiedAccessToken } from "@/lib/oauth/access-token";
 import { apiAccessDisabled } from "@/lib/oauth/clients/api-access";

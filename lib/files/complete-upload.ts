@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { lockPortal } from "@/lib/portals/lock-portal";
 import { headObject } from "@/lib/storage/objects";
 import { extensionOf } from "./filename";

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 
 // One folder of a portal as the portal page shows it: its children a page at a time in the
 // chosen order, with uploader and linked task, the path from the root and the folder tree.

@@ -2,7 +2,7 @@ import { fileWhere } from "@/lib/access/policy";
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 
 /** The registered, not deleted entries directly inside a folder (null: the portal root). */
 export async function listFolder({ viewer, portalId, folderId }: { viewer: Viewer; portalId: string; folderId: string | null }) {

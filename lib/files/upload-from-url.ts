@@ -5,7 +5,7 @@ import { afterRollback, db } from "@/lib/db";
 import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { deleteObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { uploadStream } from "@/lib/storage/upload-stream";

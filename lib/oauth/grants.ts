@@ -1,4 +1,5 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import { db, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";

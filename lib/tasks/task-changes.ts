@@ -1,6 +1,5 @@
 import { requirePortal, type PortalAction } from "@/lib/access/policy";
-import type { Viewer } from "@/lib/access/viewer";
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor, Viewer } from "@/lib/access/viewer";
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
