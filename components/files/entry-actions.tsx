@@ -34,7 +34,7 @@ function failure(state: EntryState): string | undefined {
 }
 
 /** Deletes an entry, with a toast whose Undo restores it (both through the web actions). */
-export function useDeleteEntry(actions: FileActions, portalId: string) {
+function useDeleteEntry(actions: FileActions, portalId: string) {
   const toast = useToast();
   const router = useRouter();
   const [pending, start] = useTransition();

@@ -17,7 +17,6 @@ import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
 import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
 import { getFolderPath, getFolderTree, getFolderView } from "@/lib/files/folder-view";
-import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { renameEntry } from "@/lib/files/rename-entry";
@@ -290,14 +289,6 @@ const ROWS: Row[] = [
     write: false,
     expect: PORTAL_VIEW,
     run: (viewer, w) => listPortalFiles({ viewer, portalId: w.portalId }),
-    sees: (r, w) => ids(r).includes(w.fileId),
-  }),
-  row({
-    entry: "files/list-folder:listFolder",
-    scope: "file:list",
-    write: false,
-    expect: PORTAL_VIEW,
-    run: (viewer, w) => listFolder({ viewer, portalId: w.portalId, folderId: null }),
     sees: (r, w) => ids(r).includes(w.fileId),
   }),
   row({

@@ -39,7 +39,7 @@ interface Rule {
   guest: GuestPermission | null;
 }
 
-export const PORTAL_RULES: Record<PortalAction, Rule> = {
+const PORTAL_RULES: Record<PortalAction, Rule> = {
   view: { scope: "portal:read", guest: "view" },
   listFiles: { scope: "file:list", guest: "view" },
   upload: { scope: "file:upload", guest: "upload" },
@@ -81,7 +81,7 @@ interface OrgRule {
   clientMinRole?: Exclude<Role, "guest">;
 }
 
-export const ORG_RULES: Record<OrgAction, OrgRule> = {
+const ORG_RULES: Record<OrgAction, OrgRule> = {
   createPortal: { scope: "portal:write", minRole: "member" },
   listWorkflowStates: { scope: "portal:read", minRole: "member" },
   // The settings page is the admins'; through the API the scope decides (spec: webhook:manage),

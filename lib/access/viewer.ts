@@ -9,7 +9,7 @@ import { readGuestPermissions, type GuestPermissions } from "./permissions";
 
 export type Role = "admin" | "member" | "guest";
 
-export interface GuestPortal {
+interface GuestPortal {
   portalId: string;
   permissions: GuestPermissions;
 }
@@ -18,7 +18,7 @@ export interface GuestPortal {
 export type Actor = { type: "user"; userId: string; oauthClientId?: string | null } | { type: "system" };
 
 /** The OAuth client a user acts through (API requests): the scopes of the token limit the user. */
-export interface ViewerClient {
+interface ViewerClient {
   /** OAuthClient.id (audit rows, uploads). */
   id: string;
   /** The public client_id. */

@@ -5,7 +5,7 @@ import type { Scope } from "@/lib/access/scopes";
 // built from it (apiRoute) and the OpenAPI document is generated from it (openapi/operations.ts
 // lists every one), so what is parsed, what is returned and what is documented cannot drift apart.
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export type ObjectSchema = z.ZodObject;
 

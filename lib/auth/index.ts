@@ -41,12 +41,12 @@ const magicLink: EmailConfig = {
 };
 
 /** Too many attempts for the account or the address: the sign-in page says to wait (`code=throttled`). */
-export class ThrottledSignin extends CredentialsSignin {
+class ThrottledSignin extends CredentialsSignin {
   code = "throttled";
 }
 
 /** The password was right; the account has two-factor on and the code was missing or wrong. */
-export class SecondFactorSignin extends CredentialsSignin {
+class SecondFactorSignin extends CredentialsSignin {
   constructor(readonly wrong: boolean) {
     super();
     this.code = wrong ? "second_factor_wrong" : "second_factor";

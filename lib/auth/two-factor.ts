@@ -50,7 +50,7 @@ async function orgsOf(tx: Tx, userId: string): Promise<string[]> {
   return [...new Set([...members, ...guests].map((r) => r.orgId))];
 }
 
-export async function auditSecurityEvent(tx: Tx, userId: string, action: string, metadata: Record<string, string> = {}): Promise<void> {
+async function auditSecurityEvent(tx: Tx, userId: string, action: string, metadata: Record<string, string> = {}): Promise<void> {
   for (const orgId of await orgsOf(tx, userId)) {
     await recordAudit(tx, { orgId, actor: { type: "user", userId }, action, targetType: "user", targetId: userId, metadata });
   }

@@ -192,5 +192,3 @@ export const relayedEventSchemas = {
   "partner/push.requested": eventDataSchemas["partner/push.requested"],
   "bulk-request/send.requested": eventDataSchemas["bulk-request/send.requested"],
 } as const satisfies Record<EventType, z.ZodObject>;
-
-export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

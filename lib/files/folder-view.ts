@@ -10,9 +10,9 @@ import { accessPortal } from "@/lib/access/access-portal";
 
 export const FOLDER_SORTS = ["name", "size", "type", "uploader", "date"] as const;
 export type FolderSort = (typeof FOLDER_SORTS)[number];
-export const MAX_PAGE_SIZE = 200;
+const MAX_PAGE_SIZE = 200;
 
-export interface FolderItem {
+interface FolderItem {
   id: string;
   name: string;
   isFolder: boolean;

@@ -47,7 +47,6 @@ export const UploadFileBodySchema = z.object({
   parent_folder_file_id: uuidField("A folder of this portal; omitted: the portal root").optional(),
   task_id: uuidField("A task of this portal: the file is linked to it (the task is not completed)").optional(),
 });
-export type UploadFileBody = z.output<typeof UploadFileBodySchema>;
 
 export const CompleteUploadBodySchema = z.object({
   file_id: uuidField("The file_id returned by POST files"),
@@ -62,7 +61,6 @@ export const CompleteUploadBodySchema = z.object({
   parent_folder_file_id: uuidField("Replaces the folder given at upload; a folder of this portal").optional(),
   task_id: uuidField("Replaces the task given at upload; a task of this portal").optional(),
 });
-export type CompleteUploadBody = z.output<typeof CompleteUploadBodySchema>;
 
 export const FileSchema = z
   .object({

@@ -15,7 +15,7 @@ import { DEFAULT_CONTENT_TYPE } from "./schemas";
 import { checkUploadTarget, prepareUploadRow } from "./upload-target";
 
 /** D15: at most 100 MB, 30 s in all, 3 redirects. */
-export const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
+const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
 
 const REASONS: Record<string, string> = {
   invalid_url: "Not a valid URL",

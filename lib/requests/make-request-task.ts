@@ -12,7 +12,7 @@ import type { RequestDue, RequestSpec } from "./schemas";
 const DAY_MS = 86_400_000;
 
 /** The due date of a task made at `anchor`: fixed, or `days` after the anchor's day (end of that day, UTC). */
-export function dueDateOf(due: RequestDue, anchor: Date): string | undefined {
+function dueDateOf(due: RequestDue, anchor: Date): string | undefined {
   if (due.kind === "none") return undefined;
   if (due.kind === "date") return new Date(due.date).toISOString();
   const day = Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth(), anchor.getUTCDate());

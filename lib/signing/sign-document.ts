@@ -22,14 +22,14 @@ import { signPdf, type SignatureAppearance } from "./sign-pdf";
 // `file.signed` fires (D21) and the task completes, with an audit row for each step.
 
 /** Larger originals are refused: the whole document is signed in memory. */
-export const MAX_SIGN_BYTES = 50 * 1024 * 1024;
+const MAX_SIGN_BYTES = 50 * 1024 * 1024;
 /** A drawn signature as a PNG data URL from the page's canvas. */
 const MAX_DRAWN_BYTES = 1024 * 1024;
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export type SignatureInput = { kind: "typed"; name: string } | { kind: "drawn"; dataUrl: string };
 
-export const CONSENT_TEXT = "I agree to sign this document electronically, and that my electronic signature is as valid as my handwritten one.";
+const CONSENT_TEXT = "I agree to sign this document electronically, and that my electronic signature is as valid as my handwritten one.";
 
 function signatureError(message: string): AppError {
   return new AppError("invalid_request", `signature: ${message}`, {}, { field: "signature", userMessage: message });

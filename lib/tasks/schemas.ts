@@ -9,7 +9,7 @@ import { SignaturePlacementSchema } from "./sign-document";
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
-export const MAX_ASSIGNEES = 100;
+const MAX_ASSIGNEES = 100;
 
 const title = z.string().trim().min(1).max(MAX_TITLE_LENGTH).meta({ description: "Trimmed, 1-500 characters" });
 const description = z.string().max(MAX_DESCRIPTION_LENGTH).meta({ description: "At most 10,000 characters" });
@@ -62,7 +62,7 @@ export const UpdateTaskBodySchema = z.object({
 });
 export type UpdateTaskBody = z.output<typeof UpdateTaskBodySchema>;
 
-export const AssigneeSchema = z
+const AssigneeSchema = z
   .object({
     user_id: z.string().meta({ format: "uuid" }),
     name: z.string().nullable(),

@@ -11,7 +11,7 @@ import { lockTaskFor } from "./task-changes";
 // done. Each locks the task, checks that the viewer may complete it, stores what was given and
 // completes the task in one transaction (audit rows and `task.completed` with it).
 
-export const MAX_ANSWER_LENGTH = 10_000;
+const MAX_ANSWER_LENGTH = 10_000;
 
 /**
  * The task, locked, if the viewer may complete it as `actionType`: members and admins always; a
@@ -70,7 +70,7 @@ function fieldError(field: TaskFormField, message: string): AppError {
 const TRUE_VALUES = new Set(["true", "on", "yes", "1"]);
 
 /** One field's submitted value as stored ("" for a blank optional field), or the field's error. */
-export function normalizeFieldValue(field: TaskFormField, raw: string | undefined): string {
+function normalizeFieldValue(field: TaskFormField, raw: string | undefined): string {
   const value = (raw ?? "").trim();
   if (field.kind === "checkbox") {
     const checked = TRUE_VALUES.has(value.toLowerCase());

@@ -5,7 +5,7 @@ import { OutboundError } from "@/lib/outbound/errors";
 // Real loopback receivers for the outbound tests: they count TCP connections, so a test can
 // show that a refused request never opened a socket.
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];

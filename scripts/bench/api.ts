@@ -32,7 +32,7 @@ interface Seeded {
   filePortals: { entries: number; id: string }[];
 }
 
-export async function seed(): Promise<Seeded> {
+async function seed(): Promise<Seeded> {
   const { db } = await import("@/lib/db");
   const { createTestClient, createTestOrg, createTestUser, createTestWorkflowStates } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
@@ -245,7 +245,7 @@ async function filesBench(app: BenchApp, s: Seeded): Promise<BenchRow> {
   };
 }
 
-export async function runApiBench(): Promise<BenchRow[]> {
+async function runApiBench(): Promise<BenchRow[]> {
   let seeded: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_api",

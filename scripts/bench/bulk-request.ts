@@ -47,7 +47,7 @@ async function seed(): Promise<Seeded> {
   return { orgId: org.id, adminId: admin.id, token, portalIds };
 }
 
-export async function runBulkRequestBench(): Promise<BenchRow[]> {
+async function runBulkRequestBench(): Promise<BenchRow[]> {
   let s: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_bulk",

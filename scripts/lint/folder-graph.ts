@@ -10,12 +10,12 @@ import path from "node:path";
  */
 
 /** Folders whose production modules are part of the graph. */
-export const PRODUCTION_ROOTS = ["app", "components", "inngest", "lib", "server"];
+const PRODUCTION_ROOTS = ["app", "components", "inngest", "lib", "server"];
 
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 const IGNORED_DIRS = new Set(["node_modules", "generated", "test-support", ".next"]);
 
-export function isProductionFile(rel: string): boolean {
+function isProductionFile(rel: string): boolean {
   const parts = rel.split("/");
   if (parts.some((p) => IGNORED_DIRS.has(p))) return false;
   return SOURCE.test(rel) && !/\.test\.tsx?$/.test(rel) && !rel.endsWith(".d.ts");
@@ -30,7 +30,7 @@ export function folderOf(rel: string): string {
 }
 
 /** The module specifiers a source file imports (static, dynamic and re-exports; types included). */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   const found: string[] = [];
   const patterns = [/\bfrom\s+["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /^\s*import\s+["']([^"']+)["']/gm];
   for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]!);
@@ -38,7 +38,7 @@ export function importsOf(source: string): string[] {
 }
 
 /** The file an import points to, relative to the root, or undefined for a package. */
-export function resolveImport(fromRel: string, specifier: string): string | undefined {
+function resolveImport(fromRel: string, specifier: string): string | undefined {
   if (specifier.startsWith("@/")) return specifier.slice(2);
   if (specifier.startsWith(".")) return path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), specifier));
   return undefined;

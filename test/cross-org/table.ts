@@ -35,7 +35,7 @@ import type { Attacker, Victim } from "@/test/cross-org/fixtures";
  *   organization).
  * Always: nothing of the victim's in the answer, and the victim's rows exactly as they were.
  */
-export type Expectation = "not_found" | "as_unknown" | "own_only";
+type Expectation = "not_found" | "as_unknown" | "own_only";
 
 export interface ApiRow {
   kind: "api";
@@ -64,7 +64,7 @@ export interface ApiRow {
  */
 export type WebCaller = "member" | "guest";
 export type WebExpectation = "not_found" | "own_only" | "as_unknown";
-export type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
+type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
 
 export interface PageRow {
   kind: "page";
@@ -102,14 +102,14 @@ export interface ActionRow {
 }
 
 /** A page, route or action that serves nothing of an organization by an id: why it needs no probe. */
-export interface PublicRow {
+interface PublicRow {
   kind: "public";
   /** A page or route (`/sign-in`), or an action (`app/sign-in/actions.ts#signOutAction`). */
   target: string;
   why: string;
 }
 
-export type WebRow = PageRow | WebRouteRow | ActionRow | PublicRow;
+type WebRow = PageRow | WebRouteRow | ActionRow | PublicRow;
 export type SweepRow = ApiRow | WebRow;
 
 const api = (operationId: string, attempt: string, handler: RouteHandler, expect: Expectation, request: ApiRow["request"]): ApiRow => ({

@@ -7,7 +7,7 @@ import type { TaskJson } from "@/lib/tasks/schemas";
 
 // The task endpoints as an API client calls them, for integration tests.
 
-export type ErrorJson = { error: string; error_description: string };
+type ErrorJson = { error: string; error_description: string };
 type Result<T> = Promise<CallResult<T & Partial<ErrorJson>>>;
 export type TaskOut = Omit<TaskJson, "due_date" | "created_at" | "updated_at" | "completed_at"> & {
   due_date: string | null;

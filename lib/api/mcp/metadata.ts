@@ -11,7 +11,7 @@ export function protectedResourceMetadataUrl(): string {
   return `${env().API_URL}/.well-known/oauth-protected-resource/mcp`;
 }
 
-export function protectedResourceMetadata(): OAuthProtectedResourceMetadata {
+function protectedResourceMetadata(): OAuthProtectedResourceMetadata {
   return {
     resource: mcpResource(),
     // Our authorization server's issuer; its metadata is at /.well-known/oauth-authorization-server.

@@ -109,7 +109,7 @@ export async function approvingOrg(client: { id: string; orgId: string | null; n
 }
 
 /** The user's organization when they are a member of exactly one. */
-export async function soleOrganization(userId: string): Promise<{ id: string; name: string } | null> {
+async function soleOrganization(userId: string): Promise<{ id: string; name: string } | null> {
   const memberships = await db.membership.findMany({ where: { userId }, select: { org: { select: { id: true, name: true } } }, take: 2 });
   return memberships.length === 1 ? (memberships[0]?.org ?? null) : null;
 }

@@ -29,7 +29,7 @@ import { ALL_SCOPES, isScope, type Scope } from "@/lib/access/scopes";
 // Rotation and revocation only ever move forward (rotatedAt and revokedAt are never cleared), so
 // a decision to revoke taken on what was read stays right when it is carried out.
 
-export const REFRESH_GRACE_SECONDS = 60;
+const REFRESH_GRACE_SECONDS = 60;
 
 interface TokenState {
   id: string;
