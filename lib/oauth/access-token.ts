@@ -12,7 +12,7 @@ import { isScope, type Scope } from "@/lib/access/scopes";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).
 
-const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const TYP = "at+jwt";
 
 export interface AccessTokenSubject {
