@@ -5,11 +5,10 @@ import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from 
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { useToast } from "@/components/ui/toast";
+import { MAX_FILE_SIZE } from "@/lib/files/limits";
 import { formatSize } from "./format";
 import type { FileActions, UploadCompleteState, UploadStartState } from "./actions";
 
-/** Files are stored with 32-bit sizes (lib/files/schemas.ts MAX_FILE_SIZE): 2 GiB - 1 bytes. */
-const MAX_FILE_SIZE = 2_147_483_647;
 /** Uploads that run at the same time; the others wait their turn. */
 const PARALLEL = 3;
 

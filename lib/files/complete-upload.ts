@@ -8,7 +8,7 @@ import { lockPortal } from "@/lib/portals/lock-portal";
 import { headObject } from "@/lib/storage/objects";
 import { extensionOf } from "./filename";
 import { recordUpload } from "./record-upload";
-import { MAX_FILE_SIZE } from "./schemas";
+import { MAX_FILE_SIZE } from "./limits";
 import { UNANNOUNCED_SIZE } from "./start-upload";
 import { completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { checkUploadTarget } from "./upload-target";

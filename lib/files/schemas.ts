@@ -3,11 +3,10 @@ import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";
 import { isUuid } from "@/lib/ids";
 import { contentTypeProblem, extensionProblem, filenameProblem, normalizeExtension } from "./filename";
+import { MAX_FILE_SIZE } from "./limits";
 
 // File requests and the File entry (spec sections 2 and 4, D10, D14, D15).
 
-/** Files are stored with 32-bit sizes: at most 2 GiB - 1 bytes. */
-export const MAX_FILE_SIZE = 2_147_483_647;
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
 const uuidField = (description: string) => z.string().refine(isUuid, "Must be a uuid").meta({ format: "uuid", description });

@@ -10,11 +10,11 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/web/web-viewer";
-import { isAppError } from "@/lib/errors";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
 import { guestPortalPath } from "@/lib/links";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 type Params = { orgId: string; portalId: string };
 
@@ -22,12 +22,7 @@ type Params = { orgId: string; portalId: string };
 const load = cache(async (orgId: string, portalId: string) => {
   const viewer = await findWebViewer(orgId, guestPortalPath(orgId, portalId));
   if (!viewer) notFound();
-  try {
-    return { viewer, view: await getGuestPortalView({ viewer, portalId }) };
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
+  return { viewer, view: await orNotFound(getGuestPortalView({ viewer, portalId })) };
 });
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {

@@ -5,11 +5,11 @@ import { notFound } from "next/navigation";
 import { DeletedList } from "@/components/files/deleted-list";
 import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/web/web-viewer";
-import { isAppError } from "@/lib/errors";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { isUuid } from "@/lib/ids";
 import { portalPath, portalViewPath } from "@/lib/links";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const metadata: Metadata = { title: "Recently deleted" };
 
@@ -21,13 +21,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
   if (!isUuid(orgId) || !isUuid(portalId)) notFound();
   const viewer = await findWebViewer(orgId, portalViewPath(orgId, portalId, "deleted"));
   if (!viewer) notFound();
-  let entries;
-  try {
-    entries = await listRecentlyDeleted({ viewer, portalId });
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
+  const entries = await orNotFound(listRecentlyDeleted({ viewer, portalId }));
   return (
     <div className="space-y-4" data-testid="recently-deleted">
       <div>

@@ -8,7 +8,8 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests } from "@/lib/guests/manage-guests";
 import { inviteGuestsAction, removeGuestAction, resendInvitationAction } from "../guest-actions";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const generateMetadata = tabMetadata("Guests");
 

@@ -9,7 +9,8 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { HISTORY_KINDS, listPortalAudit, type HistoryKind } from "@/lib/audit/list-audit";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { portalViewPath } from "@/lib/links";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const generateMetadata = tabMetadata("History");
 

@@ -13,7 +13,6 @@ import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayPortal } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
-import { isAppError } from "@/lib/errors";
 import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
@@ -22,21 +21,12 @@ import { fileDownloadPath, portalPath } from "@/lib/links";
 import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
 
 const PAGE_SIZE = 50;
-
-/** What the viewer may not see (lib/access) is a missing page here. */
-async function orNotFound<T>(load: Promise<T>): Promise<T> {
-  try {
-    return await load;
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
-}
 
 /** The viewer (the layout checks the portal; getFolderView checks it again): no role in the organization is not found. */
 async function loadViewer(orgId: string, portalId: string, folderId: string) {

@@ -18,7 +18,8 @@ import { getSignatureRecord, type SignatureRecord } from "@/lib/signing/signatur
 import { REVIEWABLE } from "@/lib/tasks/review-task";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask } from "@/lib/tasks/task-panel-data";
-import { loadMemberPortal, orNotFound } from "../../load-portal";
+import { loadMemberPortal } from "../../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 import { deleteTaskAction, reviewTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
