@@ -9,7 +9,7 @@ import type { FileActions } from "@/components/files/actions";
 
 // A Sign Document's document (a PDF of the portal) and where the signature goes: a signature page
 // added at the end (default), or a box on one page at a corner. Posted as `document_file_id` and
-// `placement` (JSON, lib/tasks/sign-document.ts SignaturePlacementSchema).
+// `placement` (JSON, lib/tasks/sign-document-task.ts SignaturePlacementSchema).
 
 export interface PdfOption {
   id: string;

@@ -55,7 +55,7 @@ import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
-import { setSignDocument } from "@/lib/tasks/sign-document";
+import { setSignDocument } from "@/lib/tasks/sign-document-task";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask, listAssigneeOptions } from "@/lib/tasks/task-panel-data";
@@ -566,7 +566,7 @@ const ROWS: Row[] = [
     run: (viewer, _w, taskId) => setTaskFormFields({ viewer, taskId, fields: [{ label: "Name", kind: "text", required: true }] }),
   }),
   row({
-    entry: "tasks/sign-document:setSignDocument",
+    entry: "tasks/sign-document-task:setSignDocument",
     scope: "task:write",
     write: true,
     expect: PORTAL_MEMBERS,

@@ -5,7 +5,7 @@ import { afterRollback, db } from "@/lib/db";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
-import { setSignDocument } from "@/lib/tasks/sign-document";
+import { setSignDocument } from "@/lib/tasks/sign-document-task";
 import { specError } from "./parse-spec";
 import type { RequestDue, RequestSpec } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { taskActionTypes } from "@/lib/events/types";
-import { SignaturePlacementSchema } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema } from "@/lib/tasks/sign-document-task";
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from "@/lib/tasks/schemas";
 
 // A request as it is stored to be made later, once per portal or per period (bulk requests,

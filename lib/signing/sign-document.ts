@@ -11,7 +11,7 @@ import { isUuid } from "@/lib/ids";
 import { deleteObject, presignGet, readObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { uploadStream } from "@/lib/storage/upload-stream";
-import { SignaturePlacementSchema } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema } from "@/lib/tasks/sign-document-task";
 import { checkCompleter, lockTaskToComplete } from "@/lib/tasks/task-answers";
 import { markTaskDone } from "@/lib/tasks/complete-task";
 import { signingIdentity } from "./certificate";

@@ -10,7 +10,7 @@ import { OUTBOX_RECORDSET, outboxJson, outboxRow, type OutboxRow } from "@/lib/e
 import { isUuid } from "@/lib/ids";
 import { fromApiActionType } from "./action-types";
 import { setTaskFormFields } from "./form-fields";
-import { setSignDocument } from "./sign-document";
+import { setSignDocument } from "./sign-document-task";
 import { checkTaskContent } from "./task-content";
 import { resolveAssignees, type ResolvedAssignee } from "./resolve-assignees";
 import { CreateTaskBodySchema, type CreateTaskBody } from "./schemas";

@@ -3,7 +3,7 @@ import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";
 import { taskActionTypes, taskStatuses } from "@/lib/events/types";
 import { FORM_FIELD_KINDS, FormFieldsSchema } from "./form-fields";
-import { SignaturePlacementSchema } from "./sign-document";
+import { SignaturePlacementSchema } from "./sign-document-task";
 
 // Task requests and the Task record (spec sections 2-4, D11, D17, D18).
 

@@ -9,7 +9,7 @@ import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { reviewTask } from "@/lib/tasks/review-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
-import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document-task";
 import { updateTask } from "@/lib/tasks/update-task";
 import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";
