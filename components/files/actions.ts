@@ -1,7 +1,7 @@
 // The file actions the portal's file components call, bound to the organization. The pages pass
 // them in (app/(web)/org/[orgId]/vault/[portalId]/file-actions.ts, bound by `fileActions(orgId)`),
 // so components/ never imports app/.
-import type { BoundAction } from "@/components/portal/state";
+import type { BoundAction } from "@/components/portal-workspace/state";
 import type { FormState } from "@/lib/web/form-state";
 
 export interface UploadStartState extends FormState {

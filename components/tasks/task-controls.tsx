@@ -3,9 +3,9 @@
 import { CheckCircle2, RotateCcw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { BoundAction } from "@/components/portal/state";
-import { useFormResult } from "@/components/portal/use-form-result";
-import { useRunAction } from "@/components/portal/use-run-action";
+import type { BoundAction } from "@/components/portal-workspace/state";
+import { useFormResult } from "@/components/portal-workspace/use-form-result";
+import { useRunAction } from "@/components/portal-workspace/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

@@ -3,9 +3,9 @@ import { CheckCircle2, FileSignature, FolderOpen, ListChecks, Undo2, Upload } fr
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
-import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
-import { TaskUpload } from "@/components/guest/task-upload";
+import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
+import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest-view/task-forms";
+import { TaskUpload } from "@/components/guest-view/task-upload";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";

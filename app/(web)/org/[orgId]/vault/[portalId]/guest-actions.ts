@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { guestsOfRequest, InviteGuestsBodySchema } from "@/lib/guests/schemas";

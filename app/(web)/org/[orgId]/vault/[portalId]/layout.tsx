@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { PartnerLinkControl } from "@/components/portal/partner-link-control";
-import { PortalHeader } from "@/components/portal/portal-header";
+import { PartnerLinkControl } from "@/components/portal-workspace/partner-link-control";
+import { PortalHeader } from "@/components/portal-workspace/portal-header";
 import { NavTabs } from "@/components/ui/nav-tabs";
 import { mayOrg, mayPortal } from "@/lib/access/policy";
 import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";

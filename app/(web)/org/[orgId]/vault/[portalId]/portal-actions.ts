@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { portalPath } from "@/lib/links";
 import { updatePortal } from "@/lib/portals/update-portal";

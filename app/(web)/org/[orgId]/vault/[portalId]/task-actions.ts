@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { taskActionTypes } from "@/lib/events/types";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";

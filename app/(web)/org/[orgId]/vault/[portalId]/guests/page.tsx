@@ -1,7 +1,7 @@
 import { Users } from "lucide-react";
 import { GuestRowActions, InviteGuestsDialog } from "@/components/guests/guest-controls";
 import { PermissionList } from "@/components/guests/permission-list";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, Td, Th } from "@/components/ui/table";

@@ -1,7 +1,7 @@
 import { History } from "lucide-react";
 import Link from "next/link";
-import { describeAudit } from "@/components/portal/describe-audit";
-import { formatWhen } from "@/components/portal/format";
+import { describeAudit } from "@/components/portal-workspace/describe-audit";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";

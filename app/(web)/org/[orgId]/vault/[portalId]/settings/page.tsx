@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { DeletePortalButton } from "@/components/portal/delete-portal";
+import { DeletePortalButton } from "@/components/portal-workspace/delete-portal";
 import { mayOrg } from "@/lib/access/policy";
 import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { deletePortalAction } from "../portal-actions";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { PdfPreview } from "@/components/files/pdf-preview";
-import { SignForm } from "@/components/guest/sign-form";
+import { SignForm } from "@/components/guest-view/sign-form";
 import { Card } from "@/components/ui/card";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";

@@ -2,7 +2,7 @@ import { ClipboardList, Users } from "lucide-react";
 import { ScheduleDialog } from "@/components/requests/schedule-dialog";
 import { RecurringList, TemplateRequestList } from "@/components/requests/schedule-lists";
 import Link from "next/link";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";

@@ -2,7 +2,7 @@ import { ArrowLeft, FileText, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
