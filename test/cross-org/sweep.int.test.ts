@@ -63,7 +63,7 @@ describe("the sweep table", () => {
     const surface = { pages: ["/org/[orgId]/reports"], routes: ["/files/[fileId]/download"], actions: ["app/x/actions.ts#archiveAction"] };
     const missing = missingRows(surface, new Set());
     expect(missing).toHaveLength(3);
-    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to app\/test-support\/cross-org\/table\.ts$/);
+    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to test\/cross-org\/table\.ts$/);
     expect(missing[1]).toContain('add route("/files/[fileId]/download", "GET"');
     expect(missing[2]).toContain('add action("app/x/actions.ts", "archiveAction"');
     expect(missingRows(surface, new Set([...surface.pages, ...surface.routes, ...surface.actions]))).toEqual([]);
