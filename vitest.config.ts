@@ -26,6 +26,9 @@ export default defineConfig({
           environment: "node",
           include: ["**/*.test.ts", "**/*.test.tsx"],
           exclude: [...exclude, "**/*.int.test.ts", "**/*.int.test.tsx", "packages/client/test/**"],
+          // Some unit tests run ESLint, tsc or a cold import of a whole module graph: seconds each
+          // on a busy 2-core machine. No unit test asserts on time.
+          testTimeout: 60_000,
         },
       },
       {

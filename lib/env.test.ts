@@ -35,6 +35,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...base, OUTBOUND_ALLOW_PRIVATE: "yes" })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
 
+  it("takes a passkey RP id only when it is APP_URL's host or a parent domain of it", () => {
+    expect(parseEnv({ ...base, APP_URL: "https://app.example.com", WEBAUTHN_RP_ID: "example.com" }).WEBAUTHN_RP_ID).toBe("example.com");
+    expect(parseEnv({ ...base, APP_URL: "https://app.example.com", WEBAUTHN_RP_ID: "app.example.com" }).WEBAUTHN_RP_ID).toBe("app.example.com");
+    expect(() => parseEnv({ ...base, APP_URL: "https://app.example.com", WEBAUTHN_RP_ID: "other.com" })).toThrow(/WEBAUTHN_RP_ID must be APP_URL's host/);
+    expect(() => parseEnv({ ...base, APP_URL: "https://app.example.com", WEBAUTHN_RP_ID: "ample.com" })).toThrow(/WEBAUTHN_RP_ID/);
+  });
+
   it("refuses production without Inngest's event and signing keys, naming both, unless INNGEST_DEV says otherwise", () => {
     const prod = { ...base, NODE_ENV: "production" };
     expect(() => parseEnv(prod)).toThrow(/INNGEST_EVENT_KEY is required in production.*INNGEST_SIGNING_KEY is required in production/);

@@ -79,6 +79,11 @@ const schema = z
       .positive()
       .max(24 * 60)
       .default(15),
+    /**
+     * The WebAuthn relying party id passkeys are bound to: a registrable domain suffix of APP_URL's
+     * host (default: that host). The expected origin is APP_URL's.
+     */
+    WEBAUTHN_RP_ID: optionalString,
     /** Proxies in front of the server whose X-Forwarded-For entries are trusted for the client's address (0: the socket's peer). */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** Requests per OAuth client per UTC day (D7); lowered in tests. */
@@ -110,6 +115,11 @@ const schema = z
     PARTNER_RETRY_WINDOW_HOURS: z.coerce.number().positive().default(24),
   })
   .superRefine((e, ctx) => {
+    // Browsers refuse a passkey ceremony whose RP id is not the page's host or a parent of it.
+    const host = new URL(e.APP_URL).hostname;
+    if (e.WEBAUTHN_RP_ID && host !== e.WEBAUTHN_RP_ID && !host.endsWith(`.${e.WEBAUTHN_RP_ID}`)) {
+      ctx.addIssue({ code: "custom", path: ["WEBAUTHN_RP_ID"], message: `must be APP_URL's host (${host}) or a parent domain of it` });
+    }
     // In production the app talks to Inngest Cloud (or a self-hosted Inngest): without both keys
     // events could not be sent and calls could not be verified. INNGEST_DEV opts into a Dev
     // Server explicitly (the end-to-end servers do); `npm start` never starts a local executor.

@@ -2,7 +2,9 @@
 
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
-import { signIn, signOut } from "@/lib/auth";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import { SecondFactorSignin, signIn, signOut } from "@/lib/auth";
+import { startPasskeySignIn } from "@/lib/auth/passkeys";
 import { safeReturnPath } from "@/lib/auth/safe-return";
 
 function back(formData: FormData): string {
@@ -16,12 +18,35 @@ export async function signInWithPassword(formData: FormData): Promise<void> {
       email: formData.get("email"),
       password: formData.get("password"),
       code: formData.get("code") ?? "",
+      passkey: formData.get("passkey") ?? "",
       redirectTo: callbackUrl,
     });
   } catch (e) {
     // signIn redirects by throwing on success; only Auth.js's own errors are failed sign-ins.
     const reasons = ["throttled", "second_factor", "second_factor_wrong"];
     const reason = e instanceof CredentialsSignin && reasons.includes(e.code) ? e.code : "credentials";
+    // The factors the account has, so that the page offers those (a passkey, a code, or both).
+    const factors = e instanceof SecondFactorSignin ? `&factors=${e.methods.join(",")}` : "";
+    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}${factors}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    throw e;
+  }
+}
+
+/**
+ * The options for the browser's passkey dialog at sign-in (no form; called by the passkey
+ * buttons). `alone`: signing in with the passkey only, which then must verify the user.
+ */
+export async function startPasskeySignInAction(alone: boolean): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return startPasskeySignIn({ alone: alone === true });
+}
+
+/** "Sign in with a passkey": the passkey alone, no email or password. */
+export async function signInWithPasskey(formData: FormData): Promise<void> {
+  const callbackUrl = back(formData);
+  try {
+    await signIn("passkey", { passkey: formData.get("passkey"), redirectTo: callbackUrl });
+  } catch (e) {
+    const reason = e instanceof CredentialsSignin && e.code === "throttled" ? "throttled" : "passkey";
     if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
     throw e;
   }

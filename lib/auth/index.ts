@@ -7,16 +7,18 @@ import { PrismaAdapter } from "@auth/prisma-adapter";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { admitEmailRequest } from "@/lib/auth/throttle";
-import { attemptPasswordSignIn } from "@/lib/auth/verify-credentials";
+import { hasSecondFactor } from "@/lib/auth/two-factor";
+import { attemptPasskeySignIn, attemptPasswordSignIn, type SecondFactorMethod } from "@/lib/auth/verify-credentials";
 import { headers } from "next/headers";
 import { checkSessionToken, endSessionOfToken, SESSION_MAX_AGE_SECONDS, type SessionClient } from "@/lib/auth/user-sessions";
 import { clientIpOf } from "@/lib/security/client-ip";
 import { sendEmail } from "@/lib/email/send-email";
 import { magicLinkEmail } from "@/lib/email/templates/magic-link";
 
-// Members and guests sign in with email and password or with an emailed magic link. Sessions are
-// JWTs (Credentials sign-in requires it) naming a server-side UserSession row, checked on every
-// request (lib/auth/user-sessions.ts); the adapter keeps users and magic-link tokens.
+// Members and guests sign in with email and password (and a second factor when they have one),
+// with a passkey alone, or with an emailed magic link. Sessions are JWTs (Credentials sign-in
+// requires it) naming a server-side UserSession row, checked on every request
+// (lib/auth/user-sessions.ts); the adapter keeps users and magic-link tokens.
 
 /** The browser and address of the request being served (none outside a request). */
 async function requestClient(): Promise<SessionClient> {
@@ -45,9 +47,15 @@ class ThrottledSignin extends CredentialsSignin {
   code = "throttled";
 }
 
-/** The password was right; the account has two-factor on and the code was missing or wrong. */
-class SecondFactorSignin extends CredentialsSignin {
-  constructor(readonly wrong: boolean) {
+/**
+ * The password was right; the account has two-factor on and the code or passkey was missing or
+ * wrong. `methods` are the factors the account has (the sign-in page offers those).
+ */
+export class SecondFactorSignin extends CredentialsSignin {
+  constructor(
+    readonly wrong: boolean,
+    readonly methods: SecondFactorMethod[],
+  ) {
     super();
     this.code = wrong ? "second_factor_wrong" : "second_factor";
   }
@@ -56,7 +64,15 @@ class SecondFactorSignin extends CredentialsSignin {
 async function authorize(input: Partial<Record<string, unknown>>) {
   const attempt = await attemptPasswordSignIn(input, { ip: (await requestClient()).ip });
   if (attempt.outcome === "throttled") throw new ThrottledSignin();
-  if (attempt.outcome === "second_factor" || attempt.outcome === "wrong_second_factor") throw new SecondFactorSignin(attempt.outcome === "wrong_second_factor");
+  if (attempt.outcome === "second_factor" || attempt.outcome === "wrong_second_factor") {
+    throw new SecondFactorSignin(attempt.outcome === "wrong_second_factor", attempt.methods);
+  }
+  return attempt.outcome === "ok" ? attempt.user : null;
+}
+
+async function authorizePasskey(input: Partial<Record<string, unknown>>) {
+  const attempt = await attemptPasskeySignIn(input, { ip: (await requestClient()).ip });
+  if (attempt.outcome === "throttled") throw new ThrottledSignin();
   return attempt.outcome === "ok" ? attempt.user : null;
 }
 
@@ -79,6 +95,8 @@ function config(): NextAuthConfig {
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
         authorize,
       }),
+      // "Sign in with a passkey": the passkey alone (discoverable, user verified), no email typed.
+      Credentials({ id: "passkey", name: "Passkey", credentials: { passkey: { label: "Passkey", type: "text" } }, authorize: authorizePasskey }),
       magicLink,
     ],
     events: {
@@ -96,9 +114,10 @@ function config(): NextAuthConfig {
         const email = user.email?.trim().toLowerCase();
         if (!email) return false;
         if (emailStep?.verificationRequest && !(await admitEmailRequest({ kind: "magic-link", email, ip: (await requestClient()).ip }))) return false;
-        // An account with two-factor on signs in with its password and a code, not by link.
-        const known = await db.user.findUnique({ where: { email }, select: { twoFactor: { select: { enabledAt: true } } } });
-        return known !== null && !known.twoFactor?.enabledAt;
+        // An account with two-factor on (TOTP or a passkey) signs in with its password and a
+        // second factor, or its passkey, not by link.
+        const known = await db.user.findUnique({ where: { email }, select: { id: true } });
+        return known !== null && !(await hasSecondFactor(known.id));
       },
       // Sign-in starts a UserSession; later requests stand only while it is not revoked.
       jwt({ token, user }) {

@@ -1,13 +1,14 @@
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, type Role, type Viewer } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
+import { hasSecondFactor } from "@/lib/auth/two-factor";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 
-// An organization's rule that its members and admins use two-factor authentication. Guests are
-// exempt (they may sign in by emailed link). Checked by the organization's pages (which lead to
-// the enrolment page) and by its web actions (refused).
+// An organization's rule that its members and admins use two-factor authentication (TOTP or a
+// passkey). Guests are exempt (they may sign in by emailed link). Checked by the organization's
+// pages (which lead to the enrolment page) and by its web actions (refused).
 
 export const TWO_FACTOR_PATH = "/account/two-factor";
 
@@ -15,7 +16,7 @@ export const TWO_FACTOR_PATH = "/account/two-factor";
 export async function mustEnrolTwoFactor({ orgId, userId, role }: { orgId: string; userId: string; role: Role }): Promise<boolean> {
   // One query for organizations without the rule (most); a second only where it applies.
   if (role === "guest" || !(await isTwoFactorRequired(orgId))) return false;
-  return (await db.twoFactor.count({ where: { userId, enabledAt: { not: null } } })) === 0;
+  return !(await hasSecondFactor(userId));
 }
 
 export const twoFactorRequired = () =>
@@ -25,7 +26,7 @@ export const twoFactorRequired = () =>
 export async function setRequireTwoFactor({ viewer, required }: { viewer: Viewer; required: boolean }): Promise<void> {
   requireOrg(viewer, "manageOrganization");
   // The admin would otherwise lock themselves out of the settings they just changed.
-  if (required && viewer.kind === "user" && (await db.twoFactor.count({ where: { userId: viewer.userId, enabledAt: { not: null } } })) === 0) {
+  if (required && viewer.kind === "user" && !(await hasSecondFactor(viewer.userId))) {
     throw new AppError("invalid_request", "Turn on two-factor authentication for your own account first, then require it of the members");
   }
   await withChange(async (tx) => {

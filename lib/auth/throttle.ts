@@ -44,7 +44,7 @@ export const POLICIES: Record<ThrottleKind, { account: Policy; ip: Policy }> = {
 
 export interface ThrottleSubject {
   kind: ThrottleKind;
-  /** The address as typed; normalised here. */
+  /** The address as typed; normalised here. "" when no account is known (a passkey nobody has): only the address counts. */
   email: string;
   /** The client's address; "" when unknown (then only the account is counted). */
   ip: string;
@@ -59,7 +59,8 @@ interface Key {
 const normalise = (email: string) => email.trim().toLowerCase();
 
 function keysOf({ kind, email, ip }: ThrottleSubject): Key[] {
-  const keys: Key[] = [{ key: `${kind}:account:${sha256Hex(normalise(email))}`, scope: "account", policy: POLICIES[kind].account }];
+  const keys: Key[] = [];
+  if (normalise(email)) keys.push({ key: `${kind}:account:${sha256Hex(normalise(email))}`, scope: "account", policy: POLICIES[kind].account });
   if (ip) keys.push({ key: `${kind}:ip:${ip}`, scope: "ip", policy: POLICIES[kind].ip });
   return keys;
 }
@@ -119,7 +120,8 @@ export async function recordThrottledEvent(subject: ThrottleSubject, now = new D
 
 /** A correct password: the account's failures are forgiven (the address's are not). */
 export async function clearAccountThrottle(subject: ThrottleSubject): Promise<void> {
-  await db.authThrottle.deleteMany({ where: { key: keysOf(subject)[0]!.key } });
+  const account = keysOf(subject).find((k) => k.scope === "account");
+  if (account) await db.authThrottle.deleteMany({ where: { key: account.key } });
 }
 
 async function notifyOwner(subject: ThrottleSubject, attempts: number, minutes: number): Promise<void> {

@@ -47,7 +47,7 @@ describe("TOTP two-factor", () => {
   it("asks for the code after a right password, accepts a current code once, and refuses a wrong or replayed one (audited, counted)", async () => {
     const { org, user, secret } = await enrolledUser();
     const from = ip();
-    expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD }, { ip: from })).toEqual({ outcome: "second_factor" });
+    expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD }, { ip: from })).toEqual({ outcome: "second_factor", methods: ["totp"] });
     // A wrong password with any code is just wrong: the code is not even looked at.
     expect(await attemptPasswordSignIn({ email: user.email, password: "nope", code: "123456" }, { ip: from })).toEqual({ outcome: "wrong" });
 
@@ -55,6 +55,7 @@ describe("TOTP two-factor", () => {
     const code = await codeAt(secret, now);
     expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD, code: "999999" === code ? "999998" : "999999" }, { ip: from, now })).toEqual({
       outcome: "wrong_second_factor",
+      methods: ["totp"],
     });
     expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD, code }, { ip: from, now })).toMatchObject({
       outcome: "ok",
@@ -62,6 +63,7 @@ describe("TOTP two-factor", () => {
     });
     expect(await attemptPasswordSignIn({ email: user.email, password: PASSWORD, code }, { ip: from, now }), "the same code again").toEqual({
       outcome: "wrong_second_factor",
+      methods: ["totp"],
     });
 
     const audit = await db.auditLog.findMany({ where: { orgId: org.id, targetId: user.id }, orderBy: { createdAt: "asc" } });

@@ -14,14 +14,29 @@ const TOLERANCE_SECONDS = 30;
 
 const normaliseCode = (code: string) => code.replace(/[\s-]/g, "").toLowerCase();
 
-/** Whether the user has two-factor on (sign-in then asks for a code). */
-export async function hasTwoFactor(userId: string): Promise<boolean> {
+/** Whether the user has TOTP on. */
+async function hasTotp(userId: string): Promise<boolean> {
   return (await db.twoFactor.count({ where: { userId, enabledAt: { not: null } } })) > 0;
+}
+
+/** The user's second factors: TOTP on, and how many passkeys (lib/auth/passkeys.ts). One query. */
+export async function secondFactorsOf(userId: string): Promise<{ totp: boolean; passkeys: number }> {
+  const row = await db.user.findUnique({
+    where: { id: userId },
+    select: { twoFactor: { select: { enabledAt: true } }, _count: { select: { passkeys: true } } },
+  });
+  return { totp: Boolean(row?.twoFactor?.enabledAt), passkeys: row?._count.passkeys ?? 0 };
+}
+
+/** Whether the user has two-factor on: TOTP or at least one passkey (sign-in then asks for one). */
+export async function hasSecondFactor(userId: string): Promise<boolean> {
+  const factors = await secondFactorsOf(userId);
+  return factors.totp || factors.passkeys > 0;
 }
 
 /** Starts (or restarts) enrolment: a new secret, not yet in force, and the otpauth:// URI for the app. */
 export async function startTotpEnrolment({ userId, email }: { userId: string; email: string }): Promise<{ secret: string; uri: string }> {
-  if (await hasTwoFactor(userId)) throw invalidRequest("Two-factor authentication is already on");
+  if (await hasTotp(userId)) throw invalidRequest("Two-factor authentication is already on");
   const secret = generateSecret();
   await db.twoFactor.upsert({
     where: { userId },
@@ -50,7 +65,7 @@ async function orgsOf(tx: Tx, userId: string): Promise<string[]> {
   return [...new Set([...members, ...guests].map((r) => r.orgId))];
 }
 
-async function auditSecurityEvent(tx: Tx, userId: string, action: string, metadata: Record<string, string> = {}): Promise<void> {
+export async function auditSecurityEvent(tx: Tx, userId: string, action: string, metadata: Record<string, string> = {}): Promise<void> {
   for (const orgId of await orgsOf(tx, userId)) {
     await recordAudit(tx, { orgId, actor: { type: "user", userId }, action, targetType: "user", targetId: userId, metadata });
   }

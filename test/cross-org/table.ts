@@ -800,6 +800,14 @@ export const SWEEP: readonly SweepRow[] = [
   open("app/(web)/account/two-factor/actions.ts#startTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
   open("app/(web)/account/two-factor/actions.ts#confirmTotpAction", "the signed-in user's own two-factor set-up; no id in the form"),
   open("app/(web)/account/two-factor/actions.ts#disableTwoFactorAction", "the signed-in user's own two-factor; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#startPasskeyAction", "the signed-in user's own passkey set-up; no id in the form"),
+  open("app/(web)/account/two-factor/actions.ts#finishPasskeyAction", "the signed-in user's own passkey set-up, bound to a challenge issued to that user"),
+  open(
+    "app/(web)/account/two-factor/actions.ts#removePasskeyAction",
+    "the signed-in user's own passkeys only: another user's passkey id is not found (lib/auth/passkeys.int.test.ts)",
+  ),
+  open("app/sign-in/actions.ts#startPasskeySignInAction", "a challenge for signing in; names no account"),
+  open("app/sign-in/actions.ts#signInWithPasskey", "signing in"),
   open("app/sign-in/actions.ts#signInWithMagicLink", "signing in"),
   open("app/sign-in/actions.ts#signOutAction", "signs the caller out"),
 

@@ -4,9 +4,12 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { SettingsState } from "@/components/settings/action-form";
 import type { TwoFactorSetupState } from "@/components/account/two-factor-setup";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
+import { finishPasskeyRegistration, removePasskey, startPasskeyRegistration } from "@/lib/auth/passkeys";
 import { requireUser } from "@/lib/auth/session";
 import { confirmTotpEnrolment, disableTwoFactor, startTotpEnrolment } from "@/lib/auth/two-factor";
 import { formAction } from "@/lib/web/org-action";
+import { errorState } from "@/lib/web/form-input";
 
 const PATH = "/account/two-factor";
 
@@ -37,4 +40,34 @@ export const disableTwoFactorAction = formAction({ input: z.object({ code: z.str
   await disableTwoFactor({ userId: user.id, code });
   revalidatePath(PATH);
   return { done: "Two-factor authentication is off." };
+});
+
+/** Adding a passkey, step 1: the options for the browser (no form; called by the passkey form). */
+export async function startPasskeyAction(): Promise<{ options: PublicKeyCredentialCreationOptionsJSON } | { error: string }> {
+  const user = await requireUser(PATH);
+  try {
+    return { options: await startPasskeyRegistration({ userId: user.id }) };
+  } catch (e) {
+    const state = errorState(e);
+    if (!state) throw e;
+    return { error: state.error ?? "The passkey could not be started; try again" };
+  }
+}
+
+/** Step 2: the authenticator's answer and the name the user gave it. */
+export const finishPasskeyAction = formAction(
+  { input: z.object({ name: z.string(), answer: z.string() }), fields: ["name"] },
+  async ({ name, answer }): Promise<SettingsState> => {
+    const user = await requireUser(PATH);
+    const added = await finishPasskeyRegistration({ userId: user.id, name, answer });
+    revalidatePath(PATH);
+    return { done: `Passkey "${added.name}" added.` };
+  },
+);
+
+export const removePasskeyAction = formAction({ input: z.object({ passkeyId: z.string() }) }, async ({ passkeyId }): Promise<SettingsState> => {
+  const user = await requireUser(PATH);
+  await removePasskey({ userId: user.id, passkeyId });
+  revalidatePath(PATH);
+  return { done: "Passkey removed." };
 });

@@ -7,24 +7,87 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { requireUser } from "@/lib/auth/session";
+import { AddPasskey } from "@/components/account/add-passkey";
+import { listPasskeys } from "@/lib/auth/passkeys";
 import { twoFactorStatus } from "@/lib/auth/two-factor";
-import { confirmTotpAction, disableTwoFactorAction, startTotpAction } from "./actions";
+import { confirmTotpAction, disableTwoFactorAction, finishPasskeyAction, removePasskeyAction, startPasskeyAction, startTotpAction } from "./actions";
 
 export const metadata: Metadata = { title: "Two-factor authentication" };
 
-/** TOTP two-factor authentication for the signed-in user: set up, or turn off with a code. */
+const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+const SET_A_PASSWORD = (
+  <Link className="text-brand underline" href="/sign-in/forgot">
+    set a password
+  </Link>
+);
+
+/**
+ * The signed-in user's second factors: passkeys (add, list, remove) and TOTP (set up, or turn off
+ * with a code). Either one counts for an organization that requires two-factor.
+ */
 export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { required } = await searchParams;
   const user = await requireUser("/account/two-factor");
-  const status = await twoFactorStatus(user.id);
+  const [status, passkeys] = await Promise.all([twoFactorStatus(user.id), listPasskeys({ userId: user.id })]);
   return (
     <AccountPage
       userId={user.id}
       title="Two-factor authentication"
-      intro={<>With two-factor authentication on, signing in as {user.email} takes your password and a code from an authenticator app on your phone.</>}
+      intro={
+        <>
+          With two-factor authentication on, signing in as {user.email} takes your password and a second factor: a passkey (your device&apos;s fingerprint, face
+          or PIN, or a security key) or a code from an authenticator app on your phone.
+        </>
+      }
     >
-      {required && !status.enabledAt ? <Alert>Your organization requires two-factor authentication. Turn it on to continue.</Alert> : null}
-      <Card>
+      {required && !status.enabledAt && passkeys.length === 0 ? (
+        <Alert>Your organization requires two-factor authentication. Add a passkey or set up an authenticator app to continue.</Alert>
+      ) : null}
+      <Card title="Passkeys">
+        <div className="space-y-4">
+          {passkeys.length > 0 ? (
+            <ul className="divide-y divide-slate-100" aria-label="Passkeys">
+              {passkeys.map((p) => (
+                <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="passkey">
+                  <div className="text-sm">
+                    <p className="font-medium">{p.name}</p>
+                    <p className="text-slate-600">
+                      Added {when(p.createdAt)} · {p.lastUsedAt ? `last used ${when(p.lastUsedAt)}` : "not used yet"}
+                      {p.deviceType === "multiDevice" ? " · synced" : ""}
+                    </p>
+                  </div>
+                  <ActionForm
+                    action={removePasskeyAction}
+                    submitLabel="Remove"
+                    variant="secondary"
+                    inline
+                    label={`Remove passkey ${p.name}`}
+                    confirm={{
+                      title: `Remove the passkey "${p.name}"?`,
+                      description:
+                        passkeys.length === 1 && !status.enabledAt
+                          ? "It is your only second factor: after this, signing in takes your password alone, and an organization that requires two-factor will ask you to set one up again."
+                          : "You will no longer be able to sign in with it.",
+                      confirmLabel: "Remove passkey",
+                    }}
+                  >
+                    <input type="hidden" name="passkeyId" value={p.id} />
+                  </ActionForm>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-600">No passkeys yet.</p>
+          )}
+          {status.hasPassword ? (
+            <AddPasskey start={startPasskeyAction} finish={finishPasskeyAction} />
+          ) : (
+            <p className="text-sm">You sign in with emailed links. To add a passkey, first choose a password ({SET_A_PASSWORD}).</p>
+          )}
+        </div>
+      </Card>
+      <Card title="Authenticator app">
         {status.enabledAt ? (
           <div className="space-y-4">
             <p className="text-sm" data-testid="two-factor-on">
@@ -37,13 +100,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
         ) : status.hasPassword ? (
           <TwoFactorSetup start={startTotpAction} confirm={confirmTotpAction} />
         ) : (
-          <p className="text-sm">
-            You sign in with emailed links. To use two-factor authentication, first choose a password (
-            <Link className="text-brand underline" href="/sign-in/forgot">
-              set a password
-            </Link>
-            ).
-          </p>
+          <p className="text-sm">You sign in with emailed links. To use two-factor authentication, first choose a password ({SET_A_PASSWORD}).</p>
         )}
       </Card>
     </AccountPage>
