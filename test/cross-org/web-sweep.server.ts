@@ -33,10 +33,13 @@ let callers: Callers;
 const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 2 });
 const victimState = async (): Promise<OrgState> => (await pool.query<OrgState>(ORG_STATE_SQL, [victim.orgId])).rows[0]!;
 
-// The session cookie Auth.js sets over http (lib/auth: JWT sessions), signed with the server's secret.
+// The session cookie Auth.js sets over http (lib/auth: JWT sessions), signed with the server's
+// secret, naming a UserSession row as a sign-in makes one (lib/auth/user-sessions.ts).
 const SESSION_COOKIE = "authjs.session-token";
 async function sessionCookie(user: { id: string; email: string; name: string | null }): Promise<string> {
-  const token = await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret: process.env["AUTH_SECRET"]!, salt: SESSION_COOKIE });
+  const sid = crypto.randomUUID();
+  await pool.query(`INSERT INTO "UserSession" (id, "userId") VALUES ($1, $2)`, [sid, user.id]);
+  const token = await encode({ token: { sub: user.id, sid, email: user.email, name: user.name }, secret: process.env["AUTH_SECRET"]!, salt: SESSION_COOKIE });
   return `${SESSION_COOKIE}=${token}`;
 }
 
