@@ -7,17 +7,28 @@ import nextTypescript from "eslint-config-next/typescript";
 const forbid = (message, ...groups) => ({ group: groups, message });
 
 const API_LAYER = "The domain does not depend on the HTTP API layer: move the code to lib/api or pass what it needs in.";
+const JOB_ENGINE = forbid(
+  "The domain does not import the job engine: lib/events receives a sender (inngest/ wires it).",
+  "inngest",
+  "inngest/*",
+  "@/inngest/*",
+  "**/inngest/*",
+);
 const DOMAIN_MUST_NOT = [
   forbid(API_LAYER, "@/lib/api", "@/lib/api/*", "**/lib/api", "**/lib/api/*"),
   { regex: "^(\\.\\./)+api(/|$)", message: API_LAYER },
   forbid("The domain does not depend on routes or pages (app/).", "@/app/*", "**/app/*"),
-  forbid("The domain does not import the job engine: lib/events receives a sender (inngest/ wires it).", "inngest", "inngest/*", "@/inngest/*", "**/inngest/*"),
+  JOB_ENGINE,
   forbid("The domain does not import React components.", "@/components/*"),
 ];
 
 const APP_MUST_NOT = [
   forbid("Pages, actions and routes do not read the database: call a lib/ domain function.", "@/lib/db", "@/lib/generated/prisma/client", "**/lib/db"),
-  forbid("Pages and actions do not decide permissions: use lib/access (a Viewer) and the domain's guards.", "@/lib/auth/roles"),
+];
+// Components get the server actions they call as props from the page or layout (docs/architecture.md).
+const COMPONENTS_MUST_NOT = [
+  ...APP_MUST_NOT,
+  forbid("Components do not import app/: the page or layout passes the server action in as a prop.", "@/app/*", "**/app/*"),
 ];
 
 // One way to the database (docs/database.md): Prisma's client, and the typed builder of lib/sql.ts
@@ -74,6 +85,12 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT, paths: REQUEST_CONTEXT_PATHS }] },
   },
   {
+    // The outbox relay's end-to-end tests load the real Inngest client, which registers itself as
+    // the sender; nothing else in lib/, tests included, may reach the job engine.
+    files: ["lib/events/*.int.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.filter((p) => p !== JOB_ENGINE), paths: REQUEST_CONTEXT_PATHS }] },
+  },
+  {
     files: WEB_REQUEST_LAYER.map((dir) => `${dir}/*.{ts,tsx}`),
     rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT }] },
   },
@@ -82,10 +99,14 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MUST_NOT.slice(1), paths: REQUEST_CONTEXT_PATHS }] },
   },
   {
-    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    files: ["app/**/*.{ts,tsx}"],
     // Tests and their helpers set up rows directly.
     ignores: ["**/*.test.ts", "**/*.test.tsx", "**/test-support/**"],
     rules: { "no-restricted-imports": ["error", { patterns: APP_MUST_NOT }] },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: COMPONENTS_MUST_NOT }] },
   },
   {
     files: DISPATCHED_APP,

@@ -1,6 +1,14 @@
 import type { NextConfig } from "next";
 
+/**
+ * A benchmark build (`BENCH_BUILD=1 npm run build`, scripts/bench) also compiles `*.bench.ts`:
+ * the framework-floor route app/api/bench-floor/route.bench.ts. Every other build leaves it out.
+ */
+export const pageExtensions = (env: Record<string, string | undefined> = process.env): string[] =>
+  env["BENCH_BUILD"] === "1" ? ["tsx", "ts", "jsx", "js", "bench.ts"] : ["tsx", "ts", "jsx", "js"];
+
 const nextConfig: NextConfig = {
+  pageExtensions: pageExtensions(),
   // Packages with native or wasm parts, or that read files next to themselves, stay external.
   serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "nodemailer", "bcryptjs"],
   poweredByHeader: false,

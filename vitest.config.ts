@@ -56,8 +56,8 @@ export default defineConfig({
           // shutdown (fuzz/).
           name: "fuzz",
           environment: "node",
-          // and the web half of the cross-organization sweep (app/test-support/cross-org/).
-          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts", "app/test-support/cross-org/*.server.ts"],
+          // and the web half of the cross-organization sweep (test/cross-org/).
+          include: ["fuzz/**/*.fuzz.ts", "fuzz/**/*.server.ts", "test/cross-org/*.server.ts"],
           globalSetup: ["fuzz/global-setup.ts"],
           setupFiles: ["fuzz/env.ts"],
           fileParallelism: false,

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { listUserOrganizations } from "@/lib/access/organizations";
 import { requireUser } from "@/lib/auth/session";
-import { GUEST_HOME_PATH } from "@/lib/portals/links";
+import { GUEST_HOME_PATH } from "@/lib/links";
 
 // Home: the first organization where the signed-in user is a member; someone who is only a
 // guest (of one or more portals, in one or more organizations) lands on the guest home.

@@ -27,7 +27,7 @@ import { COMPILED_SERVER, productionServerArgs } from "../scripts/lib/production
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-export const PORTS = {
+const PORTS = {
   server: port("FAULTS_PORT", 3800),
   postgres: port("FAULTS_PG_PORT", 5810),
   executor: port("FAULTS_INNGEST_PORT", 3820),
@@ -37,7 +37,7 @@ export const PORTS = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A PostgreSQL cluster of the tests' own: stop/start/restart really stop and start the server process. */
-export class FaultPostgres {
+class FaultPostgres {
   private constructor(
     private readonly dir: string,
     private readonly server: PostgresServer,
@@ -74,7 +74,7 @@ export class FaultPostgres {
 }
 
 /** The embedded S3 on a fixed port over a data directory that outlives a stop. */
-export class FaultS3 {
+class FaultS3 {
   private server: EmbeddedS3 | undefined;
   private constructor(private readonly dir: string) {}
 

@@ -30,10 +30,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Numbers JSON can carry that code rarely expects. */
-export const hostileNumber: fc.Arbitrary<number> = fc.constantFrom(-1, 0, -0, 0.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308, Number.MIN_VALUE);
+const hostileNumber: fc.Arbitrary<number> = fc.constantFrom(-1, 0, -0, 0.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308, Number.MIN_VALUE);
 
 /** Any JSON value of the wrong type, or deeply nested. */
-export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, [], {}, [null], { "": null }, { __proto__: { admin: true } }, { constructor: { prototype: {} } }),
   fc.jsonValue({ maxDepth: 3 }),
   // Deeper nesting goes in as raw text (hostileRawBody): JSON.stringify itself recurses.

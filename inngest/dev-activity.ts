@@ -5,8 +5,8 @@ import { env } from "@/lib/env";
 // at GET /_executor/state). Shapes repeated here, not imported: production code never imports
 // the executor.
 
-export type DevEvent = { id: string; name: string; receivedAt: string; duplicate: boolean; data: unknown };
-export type DevStep = { id: string; name: string; op: string; attempt: number; at: string; error?: unknown };
+type DevEvent = { id: string; name: string; receivedAt: string; duplicate: boolean; data: unknown };
+type DevStep = { id: string; name: string; op: string; attempt: number; at: string; error?: unknown };
 export type DevRun = {
   id: string;
   functionId: string;

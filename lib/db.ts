@@ -7,7 +7,6 @@ import { isTransactionConflict } from "@/lib/db-unavailable";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 
-export type Db = PrismaClient;
 /** A transaction client, as handed to `db.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 

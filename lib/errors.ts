@@ -1,7 +1,7 @@
 // The one application error type. Domain code throws it; lib/api maps it to `{error,
 // error_description}` and a status (D3); the web maps it to a message.
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   invalid_request: 400,
   invalid_token: 401,
   insufficient_scope: 403,

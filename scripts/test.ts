@@ -3,7 +3,7 @@
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
- *   3. lint         eslint (Next.js rules and the import boundaries) and prettier --check
+ *   3. lint         eslint (Next.js rules and the import boundaries), prettier --check and knip
  *   4. unit         vitest --project unit
  *   5. integration  vitest --project integration (fresh database and S3, see scripts/test/)
  *   6. build        npm run build (next build, and the server compiled to dist/)
@@ -19,7 +19,7 @@
  *                   against the build from step 6 (fuzz/; FUZZ_SEED repeats a run, FUZZ_PORT,
  *                   default 3161, is the server's port, FUZZ_RUNS the runs per operation), and
  *                   the build's graceful shutdown (its own server on FUZZ_SHUTDOWN_PORT, 3162),
- *                   and the web half of the cross-organization sweep (app/test-support/cross-org/)
+ *                   and the web half of the cross-organization sweep (test/cross-org/)
  *
  * Not here: `npm run test:faults` (faults/, run by .ci/run after npm test), which stops and starts
  * a PostgreSQL, S3 and job engine of its own under the same build.
@@ -94,7 +94,7 @@ function vitest(id: string, title: string, project: string): Step {
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"] },
-  { id: "lint", title: "Lint (npm run lint: eslint and prettier --check)", command: "npm", args: ["run", "--silent", "lint"] },
+  { id: "lint", title: "Lint (npm run lint: eslint, prettier --check, knip)", command: "npm", args: ["run", "--silent", "lint"] },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
   vitest("integration", "Integration tests (vitest --project integration)", "integration"),
   {

@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { tokenAudience, verifyAccessToken } from "@/lib/oauth/access-token";
 import { db } from "@/lib/db";
 import { findPublicKey, retireExpiredSigningKeys, rotateSigningKey } from "@/lib/oauth/signing-keys";
-import { createOAuthSetup, obtainTokens } from "@/app/oauth/test-support/token-helpers";
+import { createOAuthSetup, obtainTokens } from "@/test/oauth/token-helpers";
 import { GET as getJwks } from "@/app/.well-known/jwks.json/route";
 import { GET as getMetadata } from "@/app/.well-known/oauth-authorization-server/route";
 

@@ -16,7 +16,7 @@ import { POST as mcpPOST } from "@/app/mcp/route";
 import { POST as registerPOST } from "@/app/oauth/register/route";
 import { POST as tokenPOST } from "@/app/oauth/token/route";
 import { MemoryOAuthProvider } from "@/e2e/mcp-oauth-provider";
-import { startLoopbackServer, type LoopbackServer } from "./test-support/loopback-server";
+import { startLoopbackServer, type LoopbackServer } from "@/test/mcp/loopback-server";
 
 // The MCP server through the SDK's own client (Client + StreamableHTTPClientTransport + its OAuth
 // provider interface), over real HTTP on loopback: discovery from the 401, dynamic registration,

@@ -2,11 +2,11 @@
 
 import { FileText, Folder, RotateCcw } from "lucide-react";
 import { useState, useTransition } from "react";
-import { restoreEntryAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Button } from "@/components/ui/button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { formatDate, formatSize } from "./format";
+import type { FileActions } from "./actions";
 
 export interface DeletedRow {
   id: string;
@@ -18,7 +18,7 @@ export interface DeletedRow {
 }
 
 /** The Recently deleted table with a Restore button per entry. */
-export function DeletedList({ orgId, portalId, entries }: { orgId: string; portalId: string; entries: DeletedRow[] }) {
+export function DeletedList({ actions, portalId, entries }: { actions: FileActions; portalId: string; entries: DeletedRow[] }) {
   const toast = useToast();
   const [pending, start] = useTransition();
   const [busy, setBusy] = useState<string | null>(null);
@@ -28,7 +28,7 @@ export function DeletedList({ orgId, portalId, entries }: { orgId: string; porta
       const fd = new FormData();
       fd.set("portalId", portalId);
       fd.set("fileId", entry.id);
-      const state = await restoreEntryAction(orgId, {}, fd);
+      const state = await actions.restoreEntry({}, fd);
       setBusy(null);
       if (state.done) toast(`Restored ${entry.name}`);
       else toast(`Could not restore ${entry.name}`, { tone: "error", description: state.error ?? Object.values(state.fieldErrors ?? {}).find(Boolean) });

@@ -3,13 +3,6 @@
 import { Download, Eye, FolderInput, Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useActionState, useState, useTransition } from "react";
-import {
-  deleteEntryAction,
-  moveEntryAction,
-  renameEntryAction,
-  restoreEntryAction,
-  type EntryState,
-} from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
@@ -19,6 +12,7 @@ import { useToast } from "@/components/ui/toast";
 import { useDone } from "./use-done";
 import type { FolderTreeNode } from "@/lib/files/folder-view";
 import { flattenTree } from "./folder-tree";
+import type { EntryState, FileActions } from "./actions";
 
 export interface EntryRef {
   id: string;
@@ -40,13 +34,13 @@ function failure(state: EntryState): string | undefined {
 }
 
 /** Deletes an entry, with a toast whose Undo restores it (both through the web actions). */
-export function useDeleteEntry(orgId: string, portalId: string) {
+function useDeleteEntry(actions: FileActions, portalId: string) {
   const toast = useToast();
   const router = useRouter();
   const [pending, start] = useTransition();
   const remove = (entry: { id: string; name: string; isFolder: boolean }) =>
     start(async () => {
-      const state = await deleteEntryAction(orgId, {}, formData({ portalId, fileId: entry.id, name: entry.name }));
+      const state = await actions.deleteEntry({}, formData({ portalId, fileId: entry.id, name: entry.name }));
       if (!state.done) {
         toast(`Could not delete ${entry.name}`, { tone: "error", description: failure(state) });
         return;
@@ -58,7 +52,7 @@ export function useDeleteEntry(orgId: string, portalId: string) {
           altText: "Undo the delete (also possible from Recently deleted)",
           onClick: () =>
             start(async () => {
-              const restored = await restoreEntryAction(orgId, {}, formData({ portalId, fileId: entry.id }));
+              const restored = await actions.restoreEntry({}, formData({ portalId, fileId: entry.id }));
               if (restored.done) toast(`Restored ${entry.name}`);
               else toast(`Could not restore ${entry.name}`, { tone: "error", description: failure(restored) });
               router.refresh();
@@ -71,7 +65,7 @@ export function useDeleteEntry(orgId: string, portalId: string) {
 
 /** The row's menu: preview and download (files), rename, move and delete (members). */
 export function EntryActions({
-  orgId,
+  actions,
   portalId,
   entry,
   tree,
@@ -79,18 +73,18 @@ export function EntryActions({
   downloadHref,
   canManage,
 }: {
-  orgId: string;
+  actions: FileActions;
   portalId: string;
   entry: EntryRef;
   tree: readonly FolderTreeNode[];
   previewHref: string | null;
-  /** The download route (files); built by the page (lib/portals/links reads the environment's zod schema). */
+  /** The download route (files); built by the page (lib/links reads the environment's zod schema). */
   downloadHref: string | null;
   canManage: boolean;
 }) {
   const router = useRouter();
   const [dialog, setDialog] = useState<"rename" | "move" | null>(null);
-  const { remove } = useDeleteEntry(orgId, portalId);
+  const { remove } = useDeleteEntry(actions, portalId);
   const items: MenuItem[] = [];
   if (previewHref) items.push({ label: "Preview", icon: Eye, onSelect: () => router.push(previewHref, { scroll: false }) });
   if (downloadHref) items.push({ label: "Download", icon: Download, onSelect: () => window.location.assign(downloadHref) });
@@ -105,14 +99,14 @@ export function EntryActions({
   return (
     <>
       <ActionMenu label={`Actions for ${entry.name}`} items={items} />
-      {dialog === "rename" ? <RenameDialog orgId={orgId} portalId={portalId} entry={entry} onClose={() => setDialog(null)} /> : null}
-      {dialog === "move" ? <MoveDialog orgId={orgId} portalId={portalId} entry={entry} tree={tree} onClose={() => setDialog(null)} /> : null}
+      {dialog === "rename" ? <RenameDialog actions={actions} portalId={portalId} entry={entry} onClose={() => setDialog(null)} /> : null}
+      {dialog === "move" ? <MoveDialog actions={actions} portalId={portalId} entry={entry} tree={tree} onClose={() => setDialog(null)} /> : null}
     </>
   );
 }
 
-function RenameDialog({ orgId, portalId, entry, onClose }: { orgId: string; portalId: string; entry: EntryRef; onClose: () => void }) {
-  const [state, action, pending] = useActionState(renameEntryAction.bind(null, orgId), {});
+function RenameDialog({ actions, portalId, entry, onClose }: { actions: FileActions; portalId: string; entry: EntryRef; onClose: () => void }) {
+  const [state, action, pending] = useActionState(actions.renameEntry, {});
   useDone(state, (name) => `Renamed to ${name}`, onClose);
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={`Rename ${entry.isFolder ? "folder" : "file"}`}>
@@ -135,19 +129,19 @@ function RenameDialog({ orgId, portalId, entry, onClose }: { orgId: string; port
 }
 
 function MoveDialog({
-  orgId,
+  actions,
   portalId,
   entry,
   tree,
   onClose,
 }: {
-  orgId: string;
+  actions: FileActions;
   portalId: string;
   entry: EntryRef;
   tree: readonly FolderTreeNode[];
   onClose: () => void;
 }) {
-  const [state, action, pending] = useActionState(moveEntryAction.bind(null, orgId), {});
+  const [state, action, pending] = useActionState(actions.moveEntry, {});
   useDone(state, (name) => `Moved ${name}`, onClose);
   // A folder cannot go into itself or below itself: its subtree is left out.
   const rows = flattenTree(entry.isFolder ? prune(tree, entry.id) : tree);

@@ -2,15 +2,15 @@
 
 import { FolderPlus } from "lucide-react";
 import { useActionState, useState } from "react";
-import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { useDone } from "./use-done";
+import type { FileActions } from "./actions";
 
 /** "New folder": a dialog asking for the name; the folder goes into the open folder. */
-export function NewFolderButton({ orgId, portalId, parentId }: { orgId: string; portalId: string; parentId: string | null }) {
+export function NewFolderButton({ actions, portalId, parentId }: { actions: FileActions; portalId: string; parentId: string | null }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog
@@ -23,13 +23,13 @@ export function NewFolderButton({ orgId, portalId, parentId }: { orgId: string; 
         </Button>
       }
     >
-      {open ? <NewFolderForm orgId={orgId} portalId={portalId} parentId={parentId} onDone={() => setOpen(false)} /> : null}
+      {open ? <NewFolderForm actions={actions} portalId={portalId} parentId={parentId} onDone={() => setOpen(false)} /> : null}
     </Dialog>
   );
 }
 
-function NewFolderForm({ orgId, portalId, parentId, onDone }: { orgId: string; portalId: string; parentId: string | null; onDone: () => void }) {
-  const [state, action, pending] = useActionState(createFolderAction.bind(null, orgId), {});
+function NewFolderForm({ actions, portalId, parentId, onDone }: { actions: FileActions; portalId: string; parentId: string | null; onDone: () => void }) {
+  const [state, action, pending] = useActionState(actions.createFolder, {});
   useDone(state, (name) => `Created folder ${name}`, onDone);
   return (
     <form action={action} className="space-y-4">

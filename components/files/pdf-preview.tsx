@@ -9,7 +9,7 @@ import { Skeleton } from "@/components/ui/skeleton";
  * Where the browser loads pdf.js's worker from: a same-origin route (app/pdf-worker.mjs/route.ts)
  * serving the installed pdfjs-dist worker, allowed by the page CSP's `worker-src 'self'`.
  */
-export const PDF_WORKER_PATH = "/pdf-worker.mjs";
+const PDF_WORKER_PATH = "/pdf-worker.mjs";
 
 /** Pages rendered at first; "Show more pages" renders the next batch. */
 const PAGE_BATCH = 10;

@@ -2,19 +2,13 @@
 
 import { CheckCircle2, CircleAlert, RotateCw, Upload, X } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from "react";
-import {
-  completeUploadAction,
-  startUploadAction,
-  type UploadCompleteState,
-  type UploadStartState,
-} from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
 import { useToast } from "@/components/ui/toast";
+import { MAX_FILE_SIZE } from "@/lib/files/limits";
 import { formatSize } from "./format";
+import type { FileActions, UploadCompleteState, UploadStartState } from "./actions";
 
-/** Files are stored with 32-bit sizes (lib/files/schemas.ts MAX_FILE_SIZE): 2 GiB - 1 bytes. */
-const MAX_FILE_SIZE = 2_147_483_647;
 /** Uploads that run at the same time; the others wait their turn. */
 const PARALLEL = 3;
 
@@ -76,13 +70,13 @@ function put(url: string, file: File, contentType: string, onProgress: (percent:
  * server action), with a progress bar, Cancel and Retry per file.
  */
 export function Uploader({
-  orgId,
+  actions,
   portalId,
   folderId,
   taskId,
   onUploaded,
 }: {
-  orgId: string;
+  actions: FileActions;
   portalId: string;
   /** null or "main": the portal root. */
   folderId: string | null;
@@ -120,7 +114,7 @@ export function Uploader({
         start.set("size", String(file.size));
         start.set("folderId", folderId ?? "");
         if (taskId) start.set("taskId", taskId);
-        const started = await startUploadAction(orgId, {}, start);
+        const started = await actions.startUpload({}, start);
         if (!started.ticket) {
           update(key, { status: "failed", error: stateError(started) ?? "The upload could not start: press Retry.", final: true });
           return;
@@ -133,7 +127,7 @@ export function Uploader({
         complete.set("fileId", started.ticket.fileId);
         complete.set("filename", file.name);
         complete.set("size", String(file.size));
-        const completed = await completeUploadAction(orgId, {}, complete);
+        const completed = await actions.completeUpload({}, complete);
         if (!completed.file) {
           update(key, { status: "failed", error: stateError(completed) ?? "The file could not be saved: press Retry." });
           return;
@@ -147,7 +141,7 @@ export function Uploader({
         xhrs.current.delete(key);
       }
     },
-    [orgId, portalId, folderId, taskId, onUploaded, update],
+    [actions, portalId, folderId, taskId, onUploaded, update],
   );
 
   // Starts queued uploads while fewer than PARALLEL run.

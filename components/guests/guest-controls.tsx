@@ -2,9 +2,9 @@
 
 import { Mail, UserPlus, UserX } from "lucide-react";
 import { useState } from "react";
-import type { BoundAction } from "@/components/portal/state";
-import { useFormResult } from "@/components/portal/use-form-result";
-import { useRunAction } from "@/components/portal/use-run-action";
+import type { BoundAction } from "@/components/portal-workspace/state";
+import { useFormResult } from "@/components/portal-workspace/use-form-result";
+import { useRunAction } from "@/components/portal-workspace/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

@@ -3,6 +3,7 @@
 import { Paperclip, Send, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useActionState, useState } from "react";
+import type { FileActions } from "@/components/files/actions";
 import { Uploader, type UploadedFile } from "@/components/files/uploader";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -18,13 +19,13 @@ export type MessageFormState = FormState<{ body: string }> & { sentId?: string }
  * form empties and the thread refreshes; an error keeps the text and the attachments.
  */
 export function MessageComposer({
-  orgId,
+  files: fileActions,
   portalId,
   action,
   canAttach,
   to,
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   action: FormAction<MessageFormState>;
   canAttach: boolean;
@@ -77,7 +78,7 @@ export function MessageComposer({
         </ul>
       ) : null}
       {canAttach && attaching ? (
-        <Uploader key={`upload-${round}`} orgId={orgId} portalId={portalId} folderId={null} onUploaded={(f) => setFiles((c) => [...c, f])} />
+        <Uploader key={`upload-${round}`} actions={fileActions} portalId={portalId} folderId={null} onUploaded={(f) => setFiles((c) => [...c, f])} />
       ) : null}
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
         <Button type="submit" disabled={pending} className="w-full sm:w-auto">

@@ -1,3 +1,4 @@
+import type { FileActions } from "@/components/files/actions";
 import type { ThreadMessage } from "@/lib/messages/thread";
 import { MessageComposer, type MessageFormState } from "./composer";
 import { MarkThreadRead } from "./mark-read";
@@ -10,6 +11,7 @@ import { MessageThread } from "./thread";
 export function PortalMessages({
   orgId,
   portalId,
+  files,
   messages,
   olderHref,
   canDownload,
@@ -22,6 +24,8 @@ export function PortalMessages({
 }: {
   orgId: string;
   portalId: string;
+  /** The portal's file actions, for attachments (the page binds them). */
+  files: FileActions;
   messages: ThreadMessage[];
   olderHref: string | null;
   canDownload: boolean;
@@ -46,7 +50,7 @@ export function PortalMessages({
         emptyHint={emptyHint}
       />
       {newest && messages.some((m) => m.unread) ? <MarkThreadRead portalId={portalId} until={newest.createdAt.toISOString()} action={markRead} /> : null}
-      <MessageComposer orgId={orgId} portalId={portalId} action={post} canAttach={canAttach} to={to} />
+      <MessageComposer files={files} portalId={portalId} action={post} canAttach={canAttach} to={to} />
     </>
   );
 }

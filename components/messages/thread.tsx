@@ -4,7 +4,7 @@ import { formatSize } from "@/components/files/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { ThreadMessage } from "@/lib/messages/thread";
-import { fileDownloadPath } from "@/lib/portals/links";
+import { fileDownloadPath } from "@/lib/links";
 
 const TIME = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 

@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/field-error";
 import { Input } from "@/components/ui/input";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 
 export function CreateClientForm({ action }: { action: FormAction<CreateClientState> }) {
   const [state, formAction, pending] = useActionState(action, {});

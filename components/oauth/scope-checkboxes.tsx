@@ -1,5 +1,5 @@
 import { FieldError } from "@/components/ui/field-error";
-import { SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { SCOPES, type Scope } from "@/lib/access/scopes";
 
 /**
  * One checkbox per scope. For developers (API settings) it is labelled by the scope's name and

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
-import { portalPath } from "@/lib/portals/links";
+import { portalPath } from "@/lib/links";
 import type { PortalListRow } from "@/lib/portals/search-portals";
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });

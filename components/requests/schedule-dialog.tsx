@@ -2,8 +2,8 @@
 
 import { Repeat } from "lucide-react";
 import { useState } from "react";
-import type { BoundAction } from "@/components/portal/state";
-import { useFormResult } from "@/components/portal/use-form-result";
+import type { BoundAction } from "@/components/portal-workspace/state";
+import { useFormResult } from "@/components/portal-workspace/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";

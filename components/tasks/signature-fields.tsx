@@ -5,10 +5,11 @@ import { Uploader } from "@/components/files/uploader";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { placementJson, POSITIONS, type Position } from "./labels";
+import type { FileActions } from "@/components/files/actions";
 
 // A Sign Document's document (a PDF of the portal) and where the signature goes: a signature page
 // added at the end (default), or a box on one page at a corner. Posted as `document_file_id` and
-// `placement` (JSON, lib/tasks/sign-document.ts SignaturePlacementSchema).
+// `placement` (JSON, lib/tasks/sign-document-task.ts SignaturePlacementSchema).
 
 export interface PdfOption {
   id: string;
@@ -16,13 +17,13 @@ export interface PdfOption {
 }
 
 export function SignatureFields({
-  orgId,
+  files,
   portalId,
   pdfs: portalPdfs,
   errors,
   initialFileId = "",
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   pdfs: PdfOption[];
   errors: { document_file_id?: string; placement?: string };
@@ -53,7 +54,7 @@ export function SignatureFields({
         <summary className="cursor-pointer font-medium text-slate-700">Or upload a new PDF</summary>
         <div className="mt-2">
           <Uploader
-            orgId={orgId}
+            actions={files}
             portalId={portalId}
             folderId={null}
             onUploaded={(file) => {

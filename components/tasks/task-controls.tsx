@@ -3,15 +3,16 @@
 import { CheckCircle2, RotateCcw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { BoundAction } from "@/components/portal/state";
-import { useFormResult } from "@/components/portal/use-form-result";
-import { useRunAction } from "@/components/portal/use-run-action";
+import type { BoundAction } from "@/components/portal-workspace/state";
+import { useFormResult } from "@/components/portal-workspace/use-form-result";
+import { useRunAction } from "@/components/portal-workspace/use-run-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { FieldBuilder, fromStored, toPosted } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
+import type { FileActions } from "@/components/files/actions";
 
 /** Complete or reopen a task. */
 export function TaskStatusButton({ portalId, taskId, done, action }: { portalId: string; taskId: string; done: boolean; action: BoundAction }) {
@@ -99,14 +100,14 @@ export function EditFieldsDialog({
 
 /** Choose (another) PDF to sign and where the signature goes. */
 export function EditDocumentDialog({
-  orgId,
+  files,
   portalId,
   taskId,
   action,
   pdfs,
   current,
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   taskId: string;
   action: BoundAction;
@@ -126,7 +127,7 @@ export function EditDocumentDialog({
         <input type="hidden" name="portalId" value={portalId} />
         <input type="hidden" name="taskId" value={taskId} />
         {state.error ? <Alert>{state.error}</Alert> : null}
-        <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
+        <SignatureFields files={files} portalId={portalId} pdfs={pdfs} errors={state.fieldErrors ?? {}} initialFileId={current} />
         <DialogFooter>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving…" : "Save"}

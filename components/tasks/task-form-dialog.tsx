@@ -2,8 +2,8 @@
 
 import { Plus } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import type { BoundAction } from "@/components/portal/state";
-import { useFormResult } from "@/components/portal/use-form-result";
+import type { BoundAction } from "@/components/portal-workspace/state";
+import { useFormResult } from "@/components/portal-workspace/use-form-result";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -16,6 +16,7 @@ import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
 import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
+import type { FileActions } from "@/components/files/actions";
 import { SignerPicker, type SignerChoice } from "./signer-picker";
 
 export interface AssigneeChoice {
@@ -133,7 +134,7 @@ function signerChoices(guests: AssigneeChoice[], members: AssigneeChoice[]): Sig
 
 /** "New task": any of the five action types, with assignees, due date, reminders, form fields or the document to sign. */
 export function CreateTaskDialog({
-  orgId,
+  files,
   portalId,
   action,
   guests,
@@ -141,7 +142,7 @@ export function CreateTaskDialog({
   pdfs,
   trigger,
 }: {
-  orgId: string;
+  files: FileActions;
   portalId: string;
   action: BoundAction;
   guests: AssigneeChoice[];
@@ -199,7 +200,7 @@ export function CreateTaskDialog({
         ) : null}
         {type === "Sign Document" ? (
           <>
-            <SignatureFields orgId={orgId} portalId={portalId} pdfs={pdfs} errors={errors} />
+            <SignatureFields files={files} portalId={portalId} pdfs={pdfs} errors={errors} />
             <SignerPicker choices={signerChoices(guests, members)} error={errors.signers} />
           </>
         ) : null}

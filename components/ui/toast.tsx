@@ -4,7 +4,7 @@ import { CheckCircle2, CircleAlert, Info, X } from "lucide-react";
 import { Toast } from "radix-ui";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
-export type ToastTone = "success" | "error" | "info";
+type ToastTone = "success" | "error" | "info";
 
 interface ToastMessage {
   id: number;
@@ -15,7 +15,7 @@ interface ToastMessage {
 }
 
 /** A button in the toast (e.g. Undo); `altText` tells screen-reader users how to do it otherwise. */
-export interface ToastAction {
+interface ToastAction {
   label: string;
   altText: string;
   onClick: () => void;

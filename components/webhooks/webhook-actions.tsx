@@ -16,7 +16,7 @@ function Submit({ children, pendingLabel, variant = "secondary" }: { children: s
   );
 }
 
-export function TestResult({ test }: { test: NonNullable<WebhookActionState["test"]> }) {
+function TestResult({ test }: { test: NonNullable<WebhookActionState["test"]> }) {
   return (
     <Alert tone={test.success ? "success" : "error"}>
       Test {test.success ? "delivered" : "failed"}

@@ -11,6 +11,7 @@ import { partnerPush, partnerPushPlan, partnerVerifyLink } from "@/inngest/funct
 import { pendingUploadsCleanup } from "@/inngest/functions/pending-uploads-cleanup";
 import { recurringRequests } from "@/inngest/functions/recurring-requests";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
+import { signingKeysRetire } from "@/inngest/functions/signing-keys-retire";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { webhookDeliveriesPurge } from "@/inngest/functions/webhook-deliveries-purge";
 import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
@@ -22,6 +23,7 @@ export const functions = [
   eventsRelaySweep,
   apiBookkeepingPurge,
   authRecordsPurge,
+  signingKeysRetire,
   webhookFanOut,
   webhookDelivery,
   webhookDeliveryFailed,

@@ -3,8 +3,8 @@ import { emailQueued } from "@/inngest/events/email";
 import { deliverEmail } from "@/lib/email/deliver-email";
 
 /** Waits between SMTP attempts: the server may be restarting or greylisting. */
-export const EMAIL_RETRY_DELAYS = ["1m", "5m", "30m"] as const;
-export const EMAIL_MAX_ATTEMPTS = EMAIL_RETRY_DELAYS.length + 1;
+const EMAIL_RETRY_DELAYS = ["1m", "5m", "30m"] as const;
+const EMAIL_MAX_ATTEMPTS = EMAIL_RETRY_DELAYS.length + 1;
 
 /**
  * Sends one queued email: `attempt-1` … `attempt-4` with `sleep-1` … `sleep-3` between them, an

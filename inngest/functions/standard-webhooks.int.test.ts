@@ -1,7 +1,7 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as rotateSecret } from "@/app/api/v1/webhooks/[webhookId]/rotate-secret/route";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { createDeliveriesForEvent } from "@/lib/webhooks/fan-out";

@@ -4,7 +4,7 @@ import { getUserViewer } from "@/lib/access/viewer";
 import { taskReminders } from "@/inngest/functions/task-reminders";
 import { resetEnvForTests } from "@/lib/env";
 import { db } from "@/lib/db";
-import { portalWebUrl } from "@/lib/portals/links";
+import { portalWebUrl } from "@/lib/links";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { updateTask } from "@/lib/tasks/update-task";

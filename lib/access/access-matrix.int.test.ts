@@ -17,7 +17,6 @@ import { createFolder } from "@/lib/files/create-folder";
 import { deleteEntry } from "@/lib/files/delete-entry";
 import { getFilePreview, getFileUrl } from "@/lib/files/file-url";
 import { getFolderPath, getFolderTree, getFolderView } from "@/lib/files/folder-view";
-import { listFolder } from "@/lib/files/list-folder";
 import { moveEntry } from "@/lib/files/move-entry";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { renameEntry } from "@/lib/files/rename-entry";
@@ -42,7 +41,7 @@ import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
-import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, type Scope } from "@/lib/access/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
@@ -60,7 +59,7 @@ import { completeTask, completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { setTaskFormFields } from "@/lib/tasks/form-fields";
-import { setSignDocument } from "@/lib/tasks/sign-document";
+import { setSignDocument } from "@/lib/tasks/sign-document-task";
 import { getSigners, setSigners } from "@/lib/tasks/signers";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import { getTaskDetails } from "@/lib/tasks/task-details";
@@ -300,14 +299,6 @@ const ROWS: Row[] = [
     write: false,
     expect: PORTAL_VIEW,
     run: (viewer, w) => listPortalFiles({ viewer, portalId: w.portalId }),
-    sees: (r, w) => ids(r).includes(w.fileId),
-  }),
-  row({
-    entry: "files/list-folder:listFolder",
-    scope: "file:list",
-    write: false,
-    expect: PORTAL_VIEW,
-    run: (viewer, w) => listFolder({ viewer, portalId: w.portalId, folderId: null }),
     sees: (r, w) => ids(r).includes(w.fileId),
   }),
   row({
@@ -654,7 +645,7 @@ const ROWS: Row[] = [
     run: (viewer, _w, taskId) => setTaskFormFields({ viewer, taskId, fields: [{ label: "Name", kind: "text", required: true }] }),
   }),
   row({
-    entry: "tasks/sign-document:setSignDocument",
+    entry: "tasks/sign-document-task:setSignDocument",
     scope: "task:write",
     write: true,
     expect: PORTAL_MEMBERS,
@@ -1210,7 +1201,6 @@ const ROWS: Row[] = [
 /** Building blocks that take a viewer but are reached only through the entry points above. */
 const BUILDING_BLOCKS = [
   "portals/get-portal:loadPortal",
-  "portals/get-portal:accessPortal",
   "portals/portal-record:loadPortalRecords",
   "portals/portal-record:loadPortalPage",
   "tasks/task-changes:lockTaskFor",

@@ -6,7 +6,7 @@ import { z } from "zod";
 // missing (rows written before the defaults had it, test rows written as `{}`) reads as the
 // organization default's value, so no stored row needs a migration.
 
-export const DEFAULT_GUEST_PERMISSIONS = { view: true, download: true, upload: true, deleteOwnUploads: false } as const;
+const DEFAULT_GUEST_PERMISSIONS = { view: true, download: true, upload: true, deleteOwnUploads: false } as const;
 
 const flag = z.boolean().optional();
 

@@ -1,6 +1,6 @@
 import { AppError, forbidden, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import type { GuestPermission } from "./permissions";
 import type { Role, UserViewer, Viewer } from "./viewer";
 
@@ -41,7 +41,7 @@ interface Rule {
   guest: GuestPermission | null;
 }
 
-export const PORTAL_RULES: Record<PortalAction, Rule> = {
+const PORTAL_RULES: Record<PortalAction, Rule> = {
   view: { scope: "portal:read", guest: "view" },
   listFiles: { scope: "file:list", guest: "view" },
   upload: { scope: "file:upload", guest: "upload" },
@@ -86,7 +86,7 @@ interface OrgRule {
   clientMinRole?: Exclude<Role, "guest">;
 }
 
-export const ORG_RULES: Record<OrgAction, OrgRule> = {
+const ORG_RULES: Record<OrgAction, OrgRule> = {
   createPortal: { scope: "portal:write", minRole: "member" },
   listWorkflowStates: { scope: "portal:read", minRole: "member" },
   // The settings page is the admins'; through the API the scope decides (spec: webhook:manage),

@@ -1,8 +1,7 @@
-import type { Actor } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import { readGuestPermissions, type GuestPermissions } from "./permissions";
 
 // Who is asking, made once per request (API wrapper, web helper) and handed to every domain
@@ -10,13 +9,16 @@ import { readGuestPermissions, type GuestPermissions } from "./permissions";
 
 export type Role = "admin" | "member" | "guest";
 
-export interface GuestPortal {
+interface GuestPortal {
   portalId: string;
   permissions: GuestPermissions;
 }
 
+/** Who did something: a signed-in user (web), a user through an OAuth client (API), or the system. */
+export type Actor = { type: "user"; userId: string; oauthClientId?: string | null } | { type: "system" };
+
 /** The OAuth client a user acts through (API requests): the scopes of the token limit the user. */
-export interface ViewerClient {
+interface ViewerClient {
   /** OAuthClient.id (audit rows, uploads). */
   id: string;
   /** The public client_id. */

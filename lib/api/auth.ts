@@ -1,8 +1,8 @@
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import { insufficientScope } from "@/lib/access/policy";
 import { effectiveScopes, grantRevoked, verifyAccessTokenClaims, type VerifiedAccessToken } from "@/lib/oauth/access-token";
 import { apiAccessDisabled } from "@/lib/oauth/clients/api-access";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import { readBearerToken } from "./bearer";
 import { admitRequest, type RateLimitState } from "./rate-limit";
 

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 
-export const REALM = "client-portals";
+const REALM = "client-portals";
 
 /**
  * The access token of `Authorization: Bearer <token>`. RFC 6750 §3.1: a request without any

@@ -82,7 +82,7 @@ function match(routes: CompiledRoute[], rawPath: string): { route: CompiledRoute
 }
 
 /** Where app/api/dispatcher/route.ts leaves the dispatcher for the application server (server/app-server.ts). */
-export const API_DISPATCHER = Symbol.for("client-portals.api-dispatcher");
+const API_DISPATCHER = Symbol.for("client-portals.api-dispatcher");
 
 export interface ApiDispatcher {
   /** Whether a path may be the dispatcher's at all (a prefix check, before anything else). */

@@ -5,7 +5,7 @@ import { isAppError } from "@/lib/errors";
 // The one error mapper (D3): AppError → its code and status, ZodError → 400 naming the field,
 // anything else → 500 with a generic description (the cause is logged, never sent).
 
-export interface ErrorBody {
+interface ErrorBody {
   error: string;
   error_description: string;
 }
@@ -21,7 +21,7 @@ export interface MappedError {
 type Issue = ZodError["issues"][number];
 
 /** `name: Required`, `tags.0: Expected string, received number`; the path is the field's. */
-export function formatIssue(issue: Issue, root = "Request body"): string {
+function formatIssue(issue: Issue, root = "Request body"): string {
   const field = issue.path.length > 0 ? issue.path.map(String).join(".") : root;
   if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) return `${field}: Required`;
   const message = issue.message.replace(/^Invalid input: /, "");
@@ -36,9 +36,9 @@ export function formatZodError(error: ZodError, root?: string): string {
 }
 
 /** Seconds a client waits before retrying while the database is unreachable (a restart takes a few). */
-export const DATABASE_RETRY_AFTER = "5";
+const DATABASE_RETRY_AFTER = "5";
 /** Seconds a client waits before retrying a change that lost every attempt to concurrent changes. */
-export const CONTENTION_RETRY_AFTER = "1";
+const CONTENTION_RETRY_AFTER = "1";
 
 const SERVER_ERROR: ErrorBody = { error: "server_error", error_description: "The server could not complete the request" };
 

@@ -18,14 +18,14 @@ import { AppError, conflict, invalidRequest } from "@/lib/errors";
 // other finds the key taken and replays. No transaction is open while the handler fetches a
 // file_url or does anything else before its first change.
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request to finish (then 409). */
 export const WAIT_MS = 5_000;
 /**
  * A claimed key whose holder showed no sign of work for this long is abandoned: longer than the
  * longest request (a one-step upload's 30 s fetch and its change, D15).
  */
-export const CLAIM_LEASE_MS = 90_000;
+const CLAIM_LEASE_MS = 90_000;
 export const MAX_KEY_LENGTH = 255;
 
 /** This process, in claim tokens: it knows which of its own claims are still being worked on. */

@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 
 // An operation of the API: method, path, scope and schemas, in one object. The route handler is
 // built from it (apiRoute) and the OpenAPI document is generated from it (openapi/operations.ts
 // lists every one), so what is parsed, what is returned and what is documented cannot drift apart.
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export type ObjectSchema = z.ZodObject;
 

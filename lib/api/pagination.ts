@@ -4,7 +4,7 @@ import { type Cursor, encodeCursor } from "@/lib/pagination";
 // The API side of D5 paging: a `Link: <next>; rel="next"` header when more items exist.
 
 /** The next page's absolute URL: the same request with `cursor` replaced (API_URL as base, D1). */
-export function nextPageUrl(url: URL, cursor: Cursor): string {
+function nextPageUrl(url: URL, cursor: Cursor): string {
   const params = new URLSearchParams(url.searchParams);
   params.set("cursor", encodeCursor(cursor));
   return `${env().API_URL}${url.pathname}?${params.toString()}`;

@@ -3,7 +3,7 @@ import { viewerFromApiAuth, type UserViewer } from "@/lib/access/viewer";
 import { env } from "@/lib/env";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { log, withLogContext } from "@/lib/log";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import { findTextProblem } from "@/lib/text";
 import { admit, requireOrgApiAccess, requireScope, type ApiAuth } from "./auth";
 import { formatZodError, mapError, type MappedError } from "./error-response";

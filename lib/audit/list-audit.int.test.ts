@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getUserViewer, systemViewer, viewerFromApiAuth } from "@/lib/access/viewer";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { createTask } from "@/lib/tasks/create-task";
 import { createTestClient, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";

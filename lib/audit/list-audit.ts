@@ -3,7 +3,7 @@ import type { Cursor } from "@/lib/pagination";
 import { db } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 
 /** What a portal's history can be filtered by (D28): the first part of the audit action. */
 export const HISTORY_KINDS = ["portal", "file", "folder", "task", "guest", "partner_link"] as const;

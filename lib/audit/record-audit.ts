@@ -1,9 +1,7 @@
 import type { Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { jsonRecordset } from "@/lib/sql";
-
-/** Who did something: a signed-in user (web), a user through an OAuth client (API), or the system. */
-export type Actor = { type: "user"; userId: string; oauthClientId?: string | null } | { type: "system" };
+import type { Actor } from "@/lib/access/viewer";
 
 export interface AuditInput {
   orgId: string;

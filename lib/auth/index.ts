@@ -43,7 +43,7 @@ const magicLink: EmailConfig = {
 };
 
 /** Too many attempts for the account or the address: the sign-in page says to wait (`code=throttled`). */
-export class ThrottledSignin extends CredentialsSignin {
+class ThrottledSignin extends CredentialsSignin {
   code = "throttled";
 }
 

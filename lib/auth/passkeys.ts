@@ -22,9 +22,9 @@ import { auditSecurityEvent } from "@/lib/auth/two-factor";
 
 const RP_NAME = "Client Portals";
 export const CHALLENGE_TTL_MS = 5 * 60_000;
-export const PASSKEY_NAME_MAX = 60;
+const PASSKEY_NAME_MAX = 60;
 /** A user may keep this many passkeys (phones, laptops, security keys). */
-export const MAX_PASSKEYS = 20;
+const MAX_PASSKEYS = 20;
 
 /** The relying party: its id (WEBAUTHN_RP_ID, else APP_URL's host) and the origin browsers sign for. */
 export function relyingParty(): { rpID: string; origin: string } {

@@ -13,7 +13,7 @@ import { endAllSessions } from "@/lib/auth/user-sessions";
 // Setting the new password uses the link, voids the user's other links and ends every existing
 // session (every UserSession of the user is revoked: lib/auth/user-sessions.ts).
 
-export const PASSWORD_RESET_MINUTES = 60;
+const PASSWORD_RESET_MINUTES = 60;
 /** At most this many links per address per hour, so the form cannot be used to flood a mailbox. */
 export const PASSWORD_RESET_PER_HOUR = 5;
 
@@ -21,7 +21,7 @@ export const RESET_LINK_INVALID = "This password reset link has expired or was a
 
 const emailSchema = z.string().trim().toLowerCase().pipe(z.email());
 
-export function passwordResetUrl(token: string): string {
+function passwordResetUrl(token: string): string {
   return `${env().APP_URL}/reset-password/${token}`;
 }
 

@@ -25,7 +25,7 @@ interface Policy {
 }
 
 /** Failures (password) or requests (links) counted per window; the window restarts after a quiet one or a lock. */
-export const THROTTLE_WINDOW_MINUTES = 15;
+const THROTTLE_WINDOW_MINUTES = 15;
 
 export const POLICIES: Record<ThrottleKind, { account: Policy; ip: Policy }> = {
   password: {
@@ -79,7 +79,7 @@ export async function checkThrottle(subject: ThrottleSubject, now = new Date()):
 }
 
 /** The wait after the `count`-th event of a window (0 while free). */
-export function delayAfter(policy: Policy, count: number): number {
+function delayAfter(policy: Policy, count: number): number {
   if (count <= policy.free) return 0;
   return Math.min(policy.maxDelaySeconds, policy.delaySeconds * 2 ** (count - policy.free - 1));
 }

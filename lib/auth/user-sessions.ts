@@ -18,7 +18,7 @@ export interface SessionClient {
 }
 
 /** A new session for a user who just signed in; its id goes into the JWT. */
-export async function startUserSession(userId: string, client: SessionClient): Promise<string> {
+async function startUserSession(userId: string, client: SessionClient): Promise<string> {
   const row = await db.userSession.create({ data: { userId, userAgent: client.userAgent.slice(0, 500), ip: client.ip }, select: { id: true } });
   return row.id;
 }

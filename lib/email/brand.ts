@@ -9,7 +9,7 @@ export interface EmailBrand {
 }
 
 /** The product's colour when an organization has none (the pages' default --color-brand). */
-export const DEFAULT_EMAIL_BRAND_COLOR = "#1f4e79";
+const DEFAULT_EMAIL_BRAND_COLOR = "#1f4e79";
 
 /**
  * An organization's email body under its header: a bar in its brand colour with its logo (an

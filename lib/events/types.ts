@@ -197,5 +197,3 @@ export const relayedEventSchemas = {
   "bulk-request/send.requested": eventDataSchemas["bulk-request/send.requested"],
   "message.posted": withEnvelope(eventDataSchemas["message.posted"]),
 } as const satisfies Record<EventType, z.ZodObject>;
-
-export type RelayedEventData<T extends EventType> = z.infer<(typeof relayedEventSchemas)[T]>;

@@ -64,6 +64,6 @@ export async function applyExternalIdChanges(
   };
 }
 
-export function pairTaken(system: string, value: string) {
+function pairTaken(system: string, value: string) {
   return conflict(`externalSystemIds: ${system} id ${JSON.stringify(value)} is already assigned to another portal of this organization`);
 }

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { deleteObject } from "@/lib/storage/objects";
 
 /** Pending two-step uploads are removed, with any bytes they received, a day after they began. */
-export const PENDING_RETENTION_MS = 24 * 3600 * 1000;
+const PENDING_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * Deletes pending uploads created more than a day ago, and their storage objects (object first:

@@ -2,7 +2,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { getUserViewer, viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createForeignAdmin, outcomeOf } from "@/lib/test-support/outcome";

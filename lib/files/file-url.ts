@@ -10,7 +10,7 @@ import { presignGet } from "@/lib/storage/objects";
 // signed-in member or a guest of the portal with `download`, never for an OAuth client.
 
 /** D27: at most 5 minutes. */
-export const MAX_URL_SECONDS = 300;
+const MAX_URL_SECONDS = 300;
 
 /**
  * Media types the browser may show inline (preview): PDFs, raster images, plain text and CSV,
@@ -31,7 +31,7 @@ const INLINE_TYPES: Record<string, string> = {
 const essence = (contentType: string | null) => (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** Whether a file can be previewed in the page (the preview URL serves it inline). */
-export function isPreviewable(contentType: string | null): boolean {
+function isPreviewable(contentType: string | null): boolean {
   return essence(contentType) in INLINE_TYPES;
 }
 

@@ -2,8 +2,8 @@ import { displayNameProblem } from "@/lib/text";
 
 // File names and extensions as the API accepts them (spec section 4).
 
-export const MAX_FILENAME_LENGTH = 255;
-export const MAX_EXTENSION_LENGTH = 50;
+const MAX_FILENAME_LENGTH = 255;
+const MAX_EXTENSION_LENGTH = 50;
 
 // C0 and C1 control characters and DEL.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

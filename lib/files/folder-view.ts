@@ -3,7 +3,7 @@ import type { OrderByModifiers } from "kysely";
 import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { constant, rows, sql } from "@/lib/sql";
 
 // One folder of a portal as the portal page shows it: its children a page at a time in the
@@ -11,9 +11,9 @@ import { constant, rows, sql } from "@/lib/sql";
 
 export const FOLDER_SORTS = ["name", "size", "type", "uploader", "date"] as const;
 export type FolderSort = (typeof FOLDER_SORTS)[number];
-export const MAX_PAGE_SIZE = 200;
+const MAX_PAGE_SIZE = 200;
 
-export interface FolderItem {
+interface FolderItem {
   id: string;
   name: string;
   isFolder: boolean;

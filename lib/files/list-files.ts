@@ -3,7 +3,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/pagination";
 import { db } from "@/lib/db";
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 
 /**
  * Every active entry of a portal, files and folders, flat (D10): registered and not deleted, so

@@ -1,6 +1,6 @@
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { deletedRoots, RESTORE_WINDOW_MS } from "./entry-changes";
 
 export interface DeletedEntry {

@@ -1,4 +1,5 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import type { Tx } from "@/lib/db";
 import { recordEvent } from "@/lib/events/record-event";
 import type { FileEntry } from "@/lib/generated/prisma/client";

@@ -3,11 +3,10 @@ import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";
 import { isUuid } from "@/lib/ids";
 import { contentTypeProblem, extensionProblem, filenameProblem, normalizeExtension } from "./filename";
+import { MAX_FILE_SIZE } from "./limits";
 
 // File requests and the File entry (spec sections 2 and 4, D10, D14, D15).
 
-/** Files are stored with 32-bit sizes: at most 2 GiB - 1 bytes. */
-export const MAX_FILE_SIZE = 2_147_483_647;
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
 const uuidField = (description: string) => z.string().refine(isUuid, "Must be a uuid").meta({ format: "uuid", description });
@@ -47,7 +46,6 @@ export const UploadFileBodySchema = z.object({
   parent_folder_file_id: uuidField("A folder of this portal; omitted: the portal root").optional(),
   task_id: uuidField("A task of this portal: the file is linked to it (the task is not completed)").optional(),
 });
-export type UploadFileBody = z.output<typeof UploadFileBodySchema>;
 
 export const CompleteUploadBodySchema = z.object({
   file_id: uuidField("The file_id returned by POST files"),
@@ -62,7 +60,6 @@ export const CompleteUploadBodySchema = z.object({
   parent_folder_file_id: uuidField("Replaces the folder given at upload; a folder of this portal").optional(),
   task_id: uuidField("Replaces the task given at upload; a task of this portal").optional(),
 });
-export type CompleteUploadBody = z.output<typeof CompleteUploadBodySchema>;
 
 export const FileSchema = z
   .object({

@@ -14,7 +14,7 @@ import { prepareUploadRow } from "./upload-target";
 export const UNANNOUNCED_SIZE = -1;
 
 /** The presigned URL and the pending upload live 1 hour (spec section 8, D14). */
-export const UPLOAD_URL_TTL_SECONDS = 3600;
+const UPLOAD_URL_TTL_SECONDS = 3600;
 
 export interface StartUploadInput {
   viewer: Viewer;

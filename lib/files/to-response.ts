@@ -1,5 +1,5 @@
 import type { FileEntry } from "@/lib/generated/prisma/client";
-import { fileWebUrl } from "@/lib/portals/links";
+import { fileWebUrl } from "@/lib/links";
 import type { FileJson } from "./schemas";
 
 /** A File entry as the API returns it (spec section 2, D10). */

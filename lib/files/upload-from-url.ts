@@ -5,7 +5,7 @@ import { afterRollback, db } from "@/lib/db";
 import { withChange } from "@/lib/events/with-change";
 import type { FileEntry } from "@/lib/generated/prisma/client";
 import { isOutboundError, outboundStream, type OutboundPolicy } from "@/lib/outbound";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { deleteObject } from "@/lib/storage/objects";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { uploadStream } from "@/lib/storage/upload-stream";
@@ -15,7 +15,7 @@ import { DEFAULT_CONTENT_TYPE } from "./schemas";
 import { checkUploadTarget, prepareUploadRow } from "./upload-target";
 
 /** D15: at most 100 MB, 30 s in all, 3 redirects. */
-export const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
+const FILE_URL_LIMITS = { maxBytes: 100 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 3 } as const;
 
 const REASONS: Record<string, string> = {
   invalid_url: "Not a valid URL",

@@ -1,4 +1,4 @@
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import type { Tx } from "@/lib/db";
 import { invalidRequest } from "@/lib/errors";
 import { lockPortal } from "@/lib/portals/lock-portal";

@@ -75,8 +75,6 @@ export async function listGuestHome(userId: string) {
   return perOrg.flat().sort((a, b) => a.orgName.localeCompare(b.orgName) || a.portalName.localeCompare(b.portalName));
 }
 
-export type GuestHomePortal = Awaited<ReturnType<typeof listGuestHome>>[number];
-
 /**
  * One portal as its client sees it: the portal's name and organization, the tasks for them (open
  * ones due first, with a Fill Form's fields and their own answers), the files they may see and

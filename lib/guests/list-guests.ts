@@ -1,7 +1,7 @@
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { type Cursor, splitPage } from "@/lib/pagination";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { toPortalGuestView, type PortalGuestView } from "./manage-guests";
 
 /** A guest with `createdAt`: the first invitation time, the list's order (with the id) as created_at is elsewhere. */

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { lockPortal } from "@/lib/portals/lock-portal";
 import { inviteGuests } from "./invite-guests";
 

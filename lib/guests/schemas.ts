@@ -5,8 +5,8 @@ import { isStorableText, UNSTORABLE_TEXT } from "@/lib/text";
 
 // The guest invitation request and answer (spec section 4 Guests, D16).
 
-export const MAX_GUESTS_PER_REQUEST = 100;
-export const MAX_GUEST_NAME_LENGTH = 200;
+const MAX_GUESTS_PER_REQUEST = 100;
+const MAX_GUEST_NAME_LENGTH = 200;
 
 const emailCheck = z.email();
 
@@ -43,7 +43,7 @@ export type InviteGuestsBody = z.output<typeof InviteGuestsBodySchema>;
 
 const userId = z.string().meta({ format: "uuid", description: "The guest's user id: what `assigned_guest_ids` takes" });
 
-export const InvitedGuestSchema = z.object({ user_id: userId, email: z.string() }).meta({ id: "InvitedGuest" });
+const InvitedGuestSchema = z.object({ user_id: userId, email: z.string() }).meta({ id: "InvitedGuest" });
 
 export const InviteGuestsResponseSchema = z.object({
   success: z.boolean(),

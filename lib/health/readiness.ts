@@ -7,9 +7,9 @@ import { bucket, s3 } from "@/lib/storage/s3";
 // has a short time limit of its own, so a dependency that hangs fails readiness instead of hanging
 // the orchestrator's probe.
 
-export type Dependency = "database" | "storage" | "jobs";
+type Dependency = "database" | "storage" | "jobs";
 
-export interface CheckResult {
+interface CheckResult {
   ok: boolean;
   ms: number;
   /** Why it failed (no secrets: messages of the clients, never connection strings). */

@@ -6,7 +6,7 @@ import { forbidden } from "@/lib/errors";
 import type { InboxKind } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { decodeCursor, encodeCursor, type Cursor } from "@/lib/pagination";
-import { portalPath } from "@/lib/portals/links";
+import { portalPath } from "@/lib/links";
 import { rows, sql } from "@/lib/sql";
 
 // The firm's inbox: what clients did across the organization's portals, newest first. Items are
@@ -15,13 +15,13 @@ import { rows, sql } from "@/lib/sql";
 // inbox by themselves when the task is done, deleted or given a later date. Both sources are read
 // with the same keyset (time, id) descending, each limited to one page plus one, and merged.
 
-export const INBOX_KINDS = ["upload", "answer", "form", "signed", "done", "message"] as const satisfies readonly InboxKind[];
+const INBOX_KINDS = ["upload", "answer", "form", "signed", "done", "message"] as const satisfies readonly InboxKind[];
 export type InboxEntryKind = InboxKind | "overdue";
 export const INBOX_FILTER_KINDS = [...INBOX_KINDS, "overdue"] as const;
 
-export const INBOX_PAGE_SIZE = 50;
+const INBOX_PAGE_SIZE = 50;
 /** The unread count stops counting here: the header shows "99+". */
-export const UNREAD_COUNT_CAP = 100;
+const UNREAD_COUNT_CAP = 100;
 
 const uuidOrBlank = z
   .string()
@@ -85,7 +85,7 @@ export function inboxMember(viewer: Viewer): UserViewer {
 }
 
 /** Up to this time every item is seen by the member ("mark all seen"; before that, the time they joined). */
-export async function seenWatermark(viewer: UserViewer): Promise<Date> {
+async function seenWatermark(viewer: UserViewer): Promise<Date> {
   const m = await db.membership.findUnique({
     where: { orgId_userId: { orgId: viewer.orgId, userId: viewer.userId } },
     select: { inboxSeenAt: true, createdAt: true },

@@ -1,7 +1,7 @@
 import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { forbidden, notFound } from "@/lib/errors";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import type { Me } from "./schemas";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 
 // The Me record (spec section 2).
 export const MeSchema = z

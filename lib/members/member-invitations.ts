@@ -28,7 +28,7 @@ export const InviteMemberSchema = z.object({
   role: z.enum(["member", "admin"]),
 });
 
-export const memberInvitationUrl = (token: string) => `${env().APP_URL}/join/${token}`;
+const memberInvitationUrl = (token: string) => `${env().APP_URL}/join/${token}`;
 
 /** Sends an invitation (a new link each time; earlier links stay valid until they expire). */
 export async function inviteMember({ viewer, ...input }: { viewer: Viewer } & z.input<typeof InviteMemberSchema>) {

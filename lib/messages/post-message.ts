@@ -9,8 +9,8 @@ import { isClient, recordClientActivity } from "@/lib/inbox/record-activity";
 import { lockPortal } from "@/lib/portals/lock-portal";
 import { touchPortal } from "@/lib/tasks/task-changes";
 
-export const MAX_MESSAGE_LENGTH = 10_000;
-export const MAX_ATTACHMENTS = 10;
+const MAX_MESSAGE_LENGTH = 10_000;
+const MAX_ATTACHMENTS = 10;
 
 /** The first words of a message, as the inbox and the email's list show it. */
 export function messageSummary(body: string, files: { name: string }[]): string {

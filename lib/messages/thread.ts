@@ -2,10 +2,10 @@ import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { forbidden } from "@/lib/errors";
 import { markMessageItemsSeen } from "@/lib/inbox/seen";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
 
-export const THREAD_PAGE_SIZE = 50;
+const THREAD_PAGE_SIZE = 50;
 
 export interface ThreadMessage {
   id: string;

@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db";
 import { queueEmail } from "@/lib/email/send-email";
 import { invitationAcceptedEmail } from "@/lib/email/templates/invitation-accepted";
 import { env } from "@/lib/env";
-import { portalWebUrl } from "@/lib/portals/links";
+import { portalWebUrl } from "@/lib/links";
 import { keepForDigest } from "./digest";
 import { modeForUser } from "./preferences";
 

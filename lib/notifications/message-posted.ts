@@ -2,11 +2,11 @@ import { db } from "@/lib/db";
 import { messagePostedEmail } from "@/lib/email/templates/message-posted";
 import { env } from "@/lib/env";
 import { messageSummary } from "@/lib/messages/post-message";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import type { HeldNotice } from "./batch";
 
 /** Where a recipient reads a thread: the portal's Messages tab (the firm), the portal page's messages (a client). */
-export function threadUrl(orgId: string, portalId: string, forClient: boolean, messageId?: string): string {
+function threadUrl(orgId: string, portalId: string, forClient: boolean, messageId?: string): string {
   const base = env().APP_URL;
   return forClient
     ? `${base}${guestPortalPath(orgId, portalId)}#messages`

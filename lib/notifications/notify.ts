@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send-email";
 import { fileUploadedEmail } from "@/lib/email/templates/file-uploaded";
 import { taskCompletedEmail } from "@/lib/email/templates/task-completed";
-import { fileWebUrl, portalWebUrl } from "@/lib/portals/links";
+import { fileWebUrl, portalWebUrl } from "@/lib/links";
 import type { NoticeLine } from "@/lib/email/templates/batched-notices";
 import { offerNotice } from "./batch";
 import { keepForDigest } from "./digest";

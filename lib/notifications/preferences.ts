@@ -7,7 +7,7 @@ import type { NotificationMode } from "@/lib/generated/prisma/client";
 
 export const NOTIFICATION_KINDS = ["uploads", "taskCompletions", "reminders", "invitations", "requests", "messages"] as const;
 export type NotificationPreferenceKind = (typeof NOTIFICATION_KINDS)[number];
-export const NOTIFICATION_MODES = ["immediately", "digest", "off"] as const satisfies readonly NotificationMode[];
+const NOTIFICATION_MODES = ["immediately", "digest", "off"] as const satisfies readonly NotificationMode[];
 
 export type NotificationPreferences = Record<NotificationPreferenceKind, NotificationMode>;
 

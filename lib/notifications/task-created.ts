@@ -1,7 +1,7 @@
 import { db, type Tx } from "@/lib/db";
 import { formatDueDate, taskCreatedEmail } from "@/lib/email/templates/task-created";
 import { env } from "@/lib/env";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import type { HeldNotice } from "./batch";
 
 /** The link a client follows to a task: its signing page for a document, its card otherwise. */

@@ -7,7 +7,7 @@ import type { MemberRole } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { apiResource, audienceOf } from "@/lib/oauth/resource";
 import { findPublicKey, getActiveSigningKey } from "@/lib/oauth/signing-keys";
-import { isScope, type Scope } from "@/lib/oauth/scopes";
+import { isScope, type Scope } from "@/lib/access/scopes";
 import { intersection, rows, sql } from "@/lib/sql";
 
 // Access tokens: JWTs (`typ: at+jwt`, RFC 9068) signed with the active key, 1 hour (D23).
@@ -197,7 +197,7 @@ export function effectiveScopes(claimed: readonly Scope[], live: readonly string
  * scopes that the client is still allowed. Null when the claims' ids are not UUIDs (no such grant
  * can exist).
  */
-export function liveGrantQuery(claims: GrantClaims) {
+function liveGrantQuery(claims: GrantClaims) {
   return grantIdsValid(claims) ? liveGrantStatement(claims) : null;
 }
 

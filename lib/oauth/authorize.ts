@@ -3,13 +3,13 @@ import { randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError, invalidRequest } from "@/lib/errors";
 import { approvingOrg } from "@/lib/oauth/clients/dynamic";
 import { knownResource } from "@/lib/oauth/resource";
-import { parseScopeString, type Scope } from "@/lib/oauth/scopes";
+import { parseScopeString, type Scope } from "@/lib/access/scopes";
 import { isStorableText } from "@/lib/text";
 
 // The authorize side of the code flow (D23): checking the request, then issuing a code for the
 // scopes the user approved.
 
-export const CODE_TTL_SECONDS = 5 * 60;
+const CODE_TTL_SECONDS = 5 * 60;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
 
 export interface AuthorizeParams {
@@ -24,7 +24,7 @@ export interface AuthorizeParams {
   resource?: string | null;
 }
 
-export interface AuthorizeClient {
+interface AuthorizeClient {
   id: string;
   clientId: string;
   name: string;

@@ -133,7 +133,7 @@ export function denialRedirect(request: AuthorizeRequest): string {
  * Marks a valid consent token as answered. True the first time, false for every replay of the
  * same form (the primary key decides, so two concurrent submissions cannot both pass).
  */
-export async function consumeConsentToken(token: string, now: Date = new Date()): Promise<boolean> {
+async function consumeConsentToken(token: string, now: Date = new Date()): Promise<boolean> {
   const expiresAt = new Date(now.getTime() + (CONSENT_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS) * 1000);
   // Rows are only needed while a token could still verify.
   await db.oAuthConsentFormUse.deleteMany({ where: { expiresAt: { lt: now } } });

@@ -1,8 +1,9 @@
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import { db, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { formatScopes } from "@/lib/oauth/scopes";
+import { formatScopes } from "@/lib/access/scopes";
 
 // A grant is one user's authorization of one client in one organization: the root of a refresh
 // token chain and the `grant_id` of its access tokens. Revoking it stops both at once, because

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { SUPPORTED_GRANT_TYPES } from "@/lib/oauth/token/token-endpoint";
 
 // Authorization server metadata (RFC 8414), served at /.well-known/oauth-authorization-server.

@@ -150,15 +150,6 @@ export async function findPublicKey(kid: string): Promise<KeyObject | null> {
   return key;
 }
 
-/** Drops the in-process caches (tests that rotate keys). */
-export function resetSigningKeyCache(): void {
-  activeCache = undefined;
-  activeLoading = undefined;
-  keysLoading = undefined;
-  verifyCache = undefined;
-  importedPublicKeys.clear();
-}
-
 /** The advisory lock key of the signing key set. */
 const SIGNING_KEYS_LOCK = 727001;
 

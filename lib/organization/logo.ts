@@ -20,7 +20,7 @@ export const LOGO_MAX_BYTES = 512 * 1024;
 export type LogoType = "image/png" | "image/jpeg";
 
 /** The image type the bytes really are (their signature), or null: never the name or the browser's word. */
-export function logoType(bytes: Uint8Array): LogoType | null {
+function logoType(bytes: Uint8Array): LogoType | null {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length >= png.length && png.every((b, i) => bytes[i] === b)) return "image/png";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
@@ -28,7 +28,7 @@ export function logoType(bytes: Uint8Array): LogoType | null {
 }
 
 const logoKey = (orgId: string, sha256: string) => `orgs/${orgId}/logo/${sha256}`;
-export const logoPath = (orgId: string, sha256: string) => `/org/${orgId}/logo/${sha256}`;
+const logoPath = (orgId: string, sha256: string) => `/org/${orgId}/logo/${sha256}`;
 const PATH = /^\/org\/([0-9a-f-]{36})\/logo\/([0-9a-f]{64})$/;
 
 const fieldError = (message: string) => new AppError("invalid_request", message, {}, { field: "logo" });

@@ -13,7 +13,7 @@ import { fixedLookup, pooledAgent, VETTED_KEY, vettedKey, type PooledRequestOpti
 // keyed by those addresses, see pool.ts); redirects re-checked hop by hop; one total deadline over
 // everything.
 
-export const USER_AGENT = "ClientPortals/1.0";
+const USER_AGENT = "ClientPortals/1.0";
 
 export interface HopRequest {
   method: string;

@@ -27,7 +27,7 @@ export const IDLE_MS = 4_000;
 /** Sockets per (host, port, TLS options, vetted addresses); more requests queue. */
 export const MAX_SOCKETS_PER_HOST = 16;
 /** Sockets over every host. */
-export const MAX_SOCKETS = 256;
+const MAX_SOCKETS = 256;
 
 /** The request option carrying the vetted addresses into the pool's key. */
 export const VETTED_KEY = "outboundVetted";

@@ -13,7 +13,7 @@ import { OutboundError, type OutboundFailure } from "./errors";
 import type { OutboundPolicy, ResolvedAddress } from "./policy";
 import { IDLE_MS, MAX_SOCKETS_PER_HOST } from "./pool";
 import { outboundRequest } from "./request";
-import { outboundFailure, serversClosedAfterEach } from "./test-servers";
+import { outboundFailure, serversClosedAfterEach } from "@/lib/test-support/test-servers";
 
 // Real requests to loopback servers. To prove that the address check (not the scheme rule)
 // refuses, most refusals run with plain http allowed and private addresses not.

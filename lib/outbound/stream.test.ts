@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OutboundError, type OutboundFailure } from "./errors";
 import type { OutboundPolicy } from "./policy";
 import { outboundStream } from "./stream";
-import { outboundFailure, serversClosedAfterEach } from "./test-servers";
+import { outboundFailure, serversClosedAfterEach } from "@/lib/test-support/test-servers";
 
 const open: OutboundPolicy = { allowPrivate: true, allowHttp: true };
 const MB = 1024 * 1024;

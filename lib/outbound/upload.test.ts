@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 
 import type { OutboundPolicy } from "./policy";
-import { outboundFailure, serversClosedAfterEach } from "./test-servers";
+import { outboundFailure, serversClosedAfterEach } from "@/lib/test-support/test-servers";
 import { outboundUpload } from "./upload";
 
 // Streaming uploads (the partner's upload URLs) to real loopback servers.

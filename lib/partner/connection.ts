@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { applyPartnerIdChange } from "@/lib/external-ids/partner-link";
 import { PARTNER_SYSTEM } from "@/lib/external-ids/schemas";
-import { checkOutboundUrl, isOutboundError, type OutboundPolicy } from "@/lib/outbound";
+import { checkOutboundUrl, isOutboundError } from "@/lib/outbound";
 import { isPartnerError, type PartnerConnector, type PartnerCredentials } from "./connector";
 import { httpConnector } from "./http-connector";
 
@@ -41,14 +41,8 @@ export interface PartnerConnectionStatus {
   defaultApiUrl: string | null;
 }
 
-/** Tests only: the outbound policy partner calls use (default: from the environment). */
-let policyOverride: OutboundPolicy | undefined;
-export function setPartnerPolicyForTests(policy: OutboundPolicy | undefined): void {
-  policyOverride = policy;
-}
-
-export function connectorFor(credentials: PartnerCredentials): PartnerConnector {
-  return httpConnector(credentials, { policy: policyOverride });
+function connectorFor(credentials: PartnerCredentials): PartnerConnector {
+  return httpConnector(credentials);
 }
 
 /** The connector of a connected organization, or null when it is not connected. */
@@ -106,7 +100,7 @@ export async function testPartnerCredentials({ viewer, ...input }: { viewer: Vie
 
 async function probe(credentials: PartnerCredentials): Promise<void> {
   try {
-    await checkOutboundUrl(credentials.apiUrl, policyOverride);
+    await checkOutboundUrl(credentials.apiUrl);
   } catch (error) {
     if (!isOutboundError(error)) throw error;
     throw new AppError("invalid_request", `apiUrl: ${error.message}`, {}, { field: "apiUrl", userMessage: `This address cannot be used: ${error.message}` });

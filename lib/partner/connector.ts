@@ -10,7 +10,7 @@ export interface PartnerCredentials {
   apiKey: string;
 }
 
-export interface PartnerCustomer {
+interface PartnerCustomer {
   customerId: string;
   tenantId: string;
   displayName: string;

@@ -12,7 +12,7 @@ import { invalidRequest, notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { fileWebUrl } from "@/lib/portals/links";
+import { fileWebUrl } from "@/lib/links";
 import { openObjectStream } from "@/lib/storage/read-stream";
 import { isPartnerError, type PartnerConnector } from "./connector";
 import { connectorForOrg } from "./connection";
@@ -23,9 +23,9 @@ import { currentLinkForPush } from "./verify-link";
 // (entity, event) and window, planned from the event, then attempted by the job engine with
 // durable sleeps between attempts. Every attempt is logged on the row and in the portal's history.
 
-export const FILE_EVENTS = ["file.uploaded", "file.signed"] as const;
-export const NOTICE_EVENTS = ["task.created", "task.completed", "portal.workflow_changed", "portal.unlinked"] as const;
-export type PushedEvent = (typeof FILE_EVENTS)[number] | (typeof NOTICE_EVENTS)[number];
+const FILE_EVENTS = ["file.uploaded", "file.signed"] as const;
+type NoticeEvent = "task.created" | "task.completed" | "portal.workflow_changed" | "portal.unlinked";
+export type PushedEvent = (typeof FILE_EVENTS)[number] | NoticeEvent;
 
 const isFileEvent = (event: string): boolean => (FILE_EVENTS as readonly string[]).includes(event);
 
@@ -339,7 +339,7 @@ export async function resendPartnerPush({ viewer, portalId, fileId }: { viewer: 
   });
 }
 
-export type PushStatusName = "sending" | "sent" | "failed";
+type PushStatusName = "sending" | "sent" | "failed";
 
 /** How long after its upload a file of a linked portal shows as sending before its push row exists. */
 const QUEUED_WINDOW_MS = 2 * 60_000;

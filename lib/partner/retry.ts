@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 // D26: 1 min doubling, capped at 1 h, for 24 hours (PARTNER_RETRY_BASE_SECONDS and
 // PARTNER_RETRY_WINDOW_HOURS change the base and the window, for tests and the sandbox).
 
-export const MAX_DELAY_SECONDS = 3600;
+const MAX_DELAY_SECONDS = 3600;
 
 export interface RetrySchedule {
   baseSeconds: number;

@@ -13,9 +13,9 @@ import { isPartnerError } from "./connector";
 import { connectorForOrg } from "./connection";
 
 /** D26: a link verified longer ago than this is re-verified on the next file event or page view. */
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-export function isStale(link: { status: PartnerLinkStatus; verifiedAt: Date | null }, now = Date.now()): boolean {
+function isStale(link: { status: PartnerLinkStatus; verifiedAt: Date | null }, now = Date.now()): boolean {
   return link.status === "linked" && (link.verifiedAt === null || now - link.verifiedAt.getTime() > STALE_AFTER_MS);
 }
 

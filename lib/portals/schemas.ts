@@ -9,9 +9,7 @@ import { displayNameProblem } from "@/lib/text";
 
 import { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from "./limits";
 
-export { MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS };
-
-export const portalNameSchema = z
+const portalNameSchema = z
   .string()
   .trim()
   .min(1)
@@ -23,7 +21,7 @@ export const portalNameSchema = z
   .meta({ description: "Trimmed, 1-200 characters; no control, invisible or bidirectional formatting characters" });
 
 /** Each tag trimmed, 1-100 characters; duplicates dropped (first occurrence kept), at most 50. */
-export const portalTagsSchema = z
+const portalTagsSchema = z
   .array(z.string().trim().min(1).max(MAX_TAG_LENGTH))
   .max(MAX_TAGS)
   .transform((tags) => [...new Set(tags)])
@@ -71,9 +69,9 @@ export const ListPortalsQuerySchema = pageQuery
     }
   });
 
-export const partnerLinkStatuses = ["verifying", "linked", "not_found", "credential_rejected", "error", "unlinked"] as const;
+const partnerLinkStatuses = ["verifying", "linked", "not_found", "credential_rejected", "error", "unlinked"] as const;
 
-export const PartnerLinkSchema = z
+const PartnerLinkSchema = z
   .object({
     status: z.enum(partnerLinkStatuses),
     tenant_id: z.string().optional().meta({ description: "Only when linked" }),

@@ -11,10 +11,10 @@ import { isUuid } from "@/lib/ids";
 // sort walks the (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).
 // The API list is lib/portals/list-portals.ts (D5 order); this one is the web's only.
 
-export const PORTAL_SORTS = ["name", "created", "activity"] as const;
-export type PortalSort = (typeof PORTAL_SORTS)[number];
-export const PORTAL_STATUSES = ["active", "archived", "all"] as const;
-export const PAGE_SIZE = 50;
+const PORTAL_SORTS = ["name", "created", "activity"] as const;
+type PortalSort = (typeof PORTAL_SORTS)[number];
+const PORTAL_STATUSES = ["active", "archived", "all"] as const;
+const PAGE_SIZE = 50;
 
 const optionalText = z
   .string()

@@ -1,4 +1,4 @@
-import { portalWebUrl } from "./links";
+import { portalWebUrl } from "@/lib/links";
 import { workflowStateOf, type PartnerLinkRecord, type PortalRecord, type PortalRow } from "./portal-record";
 import type { z } from "zod";
 import type { PortalResponse, PortalSchema } from "./schemas";

@@ -1,6 +1,6 @@
 import { requirePortal } from "@/lib/access/policy";
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { type Actor, actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { applyExternalIdChanges } from "@/lib/external-ids/apply-changes";
 import { applyPartnerIdChange } from "@/lib/external-ids/partner-link";

@@ -15,7 +15,7 @@ import { parseRequestSpec, specError } from "./parse-spec";
 import { MAX_BULK_PORTALS, type RequestSpecInput } from "./schemas";
 
 /** Which portals: the ids picked in the list, or every portal matching the list's filters. */
-export const BulkTargetSchema = z.union([
+const BulkTargetSchema = z.union([
   z.strictObject({ portal_ids: z.array(z.string()).min(1).max(MAX_BULK_PORTALS) }),
   z.strictObject({
     filter: z.strictObject({

@@ -5,14 +5,14 @@ import { afterRollback, db } from "@/lib/db";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
-import { setSignDocument } from "@/lib/tasks/sign-document";
+import { setSignDocument } from "@/lib/tasks/sign-document-task";
 import { specError } from "./parse-spec";
 import type { RequestDue, RequestSpec } from "./schemas";
 
 const DAY_MS = 86_400_000;
 
 /** The due date of a task made at `anchor`: fixed, or `days` after the anchor's day (end of that day, UTC). */
-export function dueDateOf(due: RequestDue, anchor: Date): string | undefined {
+function dueDateOf(due: RequestDue, anchor: Date): string | undefined {
   if (due.kind === "none") return undefined;
   if (due.kind === "date") return new Date(due.date).toISOString();
   const day = Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth(), anchor.getUTCDate());

@@ -18,7 +18,7 @@ const monthIndex = (period: string) => {
 };
 const periodOf = (index: number) => `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
 
-export function periodOfDate(at: Date): string {
+function periodOfDate(at: Date): string {
   return periodOf(at.getUTCFullYear() * 12 + at.getUTCMonth());
 }
 

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { taskActionTypes } from "@/lib/events/types";
-import { SignaturePlacementSchema } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema } from "@/lib/tasks/sign-document-task";
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from "@/lib/tasks/schemas";
 
 // A request as it is stored to be made later, once per portal or per period (bulk requests,
 // recurring requests, a template's request list): what createTask is given, with the due date
 // either fixed or counted in days from the moment the task is made.
 
-export const MAX_DUE_IN_DAYS = 366;
+const MAX_DUE_IN_DAYS = 366;
 export const MAX_BULK_PORTALS = 5_000;
 
 /** A fixed due date, or one counted from when the task is made (sending, the occurrence, the portal's creation). */
-export const RequestDueSchema = z.union([
+const RequestDueSchema = z.union([
   z.strictObject({ kind: z.literal("none") }),
   z.strictObject({ kind: z.literal("date"), date: z.iso.datetime({ offset: true }) }),
   z.strictObject({ kind: z.literal("relative"), days: z.int().min(0).max(MAX_DUE_IN_DAYS) }),

@@ -7,7 +7,7 @@ import { rows, sql } from "@/lib/sql";
 import { makeRequestTask, portalGuestIds } from "./make-request-task";
 import { RequestSpecSchema, type RequestSpec } from "./schemas";
 
-export const BULK_BATCH_SIZE = 100;
+const BULK_BATCH_SIZE = 100;
 /** Items of a batch made side by side (each its own transaction on its own connection). */
 const PARALLEL = 4;
 

@@ -10,7 +10,7 @@ import { parseRequestSpec } from "./parse-spec";
 import { firstPeriod } from "./recurrence";
 import { RecurrenceSchema, type Recurrence, type RequestSpecInput } from "./schemas";
 
-export const MAX_TEMPLATE_REQUESTS = 100;
+const MAX_TEMPLATE_REQUESTS = 100;
 
 async function templateOf(viewer: Viewer, portalId: string) {
   requirePortal(viewer, portalId, "manageTasks");

@@ -2,7 +2,7 @@
 // place and set by proxy.ts. docs/decisions.md "Security headers" says why each value is what it is.
 
 /** One route group's Content-Security-Policy: directive → sources. `{nonce}` becomes 'nonce-…'. */
-export type CspDirectives = Record<string, string[]>;
+type CspDirectives = Record<string, string[]>;
 
 export interface SecurityContext {
   pathname: string;
@@ -57,7 +57,7 @@ interface RouteRule {
  *   Chromium checks against form-action, so form-action is not restricted there.
  * - The API reference (Scalar) injects <style> elements without a nonce.
  */
-export const ROUTE_RULES: readonly RouteRule[] = [
+const ROUTE_RULES: readonly RouteRule[] = [
   { prefix: "/api/", csp: "data" },
   { prefix: "/.well-known/", csp: "data" },
   { prefix: "/oauth/token", csp: "data" },
@@ -103,7 +103,7 @@ function serialize(directives: CspDirectives, nonce: string): string {
 }
 
 /** Every header but the CSP; the same on every response. */
-export function staticSecurityHeaders(ctx: Pick<SecurityContext, "https">): Record<string, string> {
+function staticSecurityHeaders(ctx: Pick<SecurityContext, "https">): Record<string, string> {
   return {
     "X-Content-Type-Options": "nosniff",
     // Old browsers without frame-ancestors.

@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { bucket, s3 } from "@/lib/storage/s3";
 import { createTask } from "@/lib/tasks/create-task";
-import { setSignDocument } from "@/lib/tasks/sign-document";
+import { setSignDocument } from "@/lib/tasks/sign-document-task";
 import { createTestGuest } from "@/lib/test-support/fixtures";
 import { createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
 import { objectBytes, removeObjectsAfterEach } from "@/lib/test-support/storage";

@@ -16,7 +16,7 @@ import { queueEmail } from "@/lib/email/send-email";
 import { turnToSignEmail } from "@/lib/email/templates/turn-to-sign";
 import type { Task } from "@/lib/generated/prisma/client";
 import { guestTaskUrl } from "@/lib/notifications/task-created";
-import { SignaturePlacementSchema } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema } from "@/lib/tasks/sign-document-task";
 import { checkCompleter } from "@/lib/tasks/task-answers";
 import { markTaskDone } from "@/lib/tasks/complete-task";
 import { lockTaskFor } from "@/lib/tasks/task-changes";
@@ -33,14 +33,14 @@ import { configuredTimeStamper } from "./timestamp";
 // signer in order is emailed; `file.signed` fires and the task completes with the last signature.
 
 /** Larger originals are refused: the whole document is signed in memory. */
-export const MAX_SIGN_BYTES = 50 * 1024 * 1024;
+const MAX_SIGN_BYTES = 50 * 1024 * 1024;
 /** A drawn signature as a PNG data URL from the page's canvas. */
 const MAX_DRAWN_BYTES = 1024 * 1024;
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export type SignatureInput = { kind: "typed"; name: string } | { kind: "drawn"; dataUrl: string };
 
-export const CONSENT_TEXT = "I agree to sign this document electronically, and that my electronic signature is as valid as my handwritten one.";
+const CONSENT_TEXT = "I agree to sign this document electronically, and that my electronic signature is as valid as my handwritten one.";
 
 function signatureError(message: string): AppError {
   return new AppError("invalid_request", `signature: ${message}`, {}, { field: "signature", userMessage: message });

@@ -12,7 +12,7 @@ import type { TimeStamper } from "./pades-signer";
 
 const { asn1 } = forge;
 const U = asn1.Class.UNIVERSAL;
-export const OID_SHA256 = "2.16.840.1.101.3.4.2.1";
+const OID_SHA256 = "2.16.840.1.101.3.4.2.1";
 export const OID_TST_INFO = "1.2.840.113549.1.9.16.1.4";
 const TIMEOUT_MS = 10_000;
 
@@ -34,7 +34,7 @@ function positiveInteger(raw: Buffer): Buffer {
   return b;
 }
 
-export function timeStampRequest(hash: Buffer, nonce: Buffer): Buffer {
+function timeStampRequest(hash: Buffer, nonce: Buffer): Buffer {
   const req = seq([
     asn1.create(U, asn1.Type.INTEGER, false, asn1.integerToDer(1).getBytes()),
     messageImprint(hash),
@@ -44,7 +44,7 @@ export function timeStampRequest(hash: Buffer, nonce: Buffer): Buffer {
   return Buffer.from(asn1.toDer(req).getBytes(), "binary");
 }
 
-export interface TstInfo {
+interface TstInfo {
   hashOid: string;
   hash: Buffer;
   nonce: Buffer | null;
@@ -52,7 +52,7 @@ export interface TstInfo {
 }
 
 /** The TSTInfo of a time-stamp token (ContentInfo { SignedData { encapContentInfo { id-ct-TSTInfo, [0] OCTET STRING } } }). */
-export function readTstInfo(token: forge.asn1.Asn1): TstInfo {
+function readTstInfo(token: forge.asn1.Asn1): TstInfo {
   const signedData = (token.value as forge.asn1.Asn1[])[1]!.value[0] as forge.asn1.Asn1;
   const encap = (signedData.value as forge.asn1.Asn1[])[2]!.value as forge.asn1.Asn1[];
   if (asn1.derToOid(encap[0]!.value as string) !== OID_TST_INFO) throw new Error("not a TSTInfo");
@@ -82,7 +82,7 @@ function unavailable(detail: string): AppError {
 }
 
 /** A time-stamp token over SHA-256(`data`) from `url`; a failed or mismatched answer is service_unavailable. */
-export async function requestTimeStamp(url: string, data: Buffer): Promise<Buffer> {
+async function requestTimeStamp(url: string, data: Buffer): Promise<Buffer> {
   const hash = createHash("sha256").update(data).digest();
   const nonce = positiveInteger(randomBytes(8));
   let body: Buffer;

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 let client: S3Client | undefined;
 
 /** Seconds a client is told to wait after the storage did not answer. */
-export const STORAGE_RETRY_AFTER_SECONDS = 30;
+const STORAGE_RETRY_AFTER_SECONDS = 30;
 
 /**
  * The one S3 client. Path-style and "when required" checksums keep S3-compatible servers working.

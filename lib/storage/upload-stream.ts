@@ -9,7 +9,7 @@ import {
 import { bucket, s3 } from "./s3";
 
 /** Parts of 8 MB: above S3's 5 MB minimum, and at most one part is held in memory at a time. */
-export const PART_SIZE = 8 * 1024 * 1024;
+const PART_SIZE = 8 * 1024 * 1024;
 
 /**
  * Stores a stream of unknown length under `key` without holding more than one part in memory:

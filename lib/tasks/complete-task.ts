@@ -1,5 +1,5 @@
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit, type Actor } from "@/lib/audit/record-audit";
+import { type Actor, actorOf, type Viewer } from "@/lib/access/viewer";
+import { recordAudit } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { withChange } from "@/lib/events/with-change";
 import { recordEvent } from "@/lib/events/record-event";

@@ -11,7 +11,7 @@ import { isUuid } from "@/lib/ids";
 import { enumValue, jsonRecordset, plusInterval, rows, sql } from "@/lib/sql";
 import { fromApiActionType } from "./action-types";
 import { setTaskFormFields } from "./form-fields";
-import { setSignDocument } from "./sign-document";
+import { setSignDocument } from "./sign-document-task";
 import { setSigners } from "./signers";
 import { checkTaskContent } from "./task-content";
 import { resolveAssignees, type ResolvedAssignee } from "./resolve-assignees";

@@ -9,10 +9,10 @@ import { lockTaskFor, touchPortal } from "./task-changes";
 // text, textarea (long text), number, date, select (single choice, with options), checkbox (yes/no).
 
 export const FORM_FIELD_KINDS = ["text", "textarea", "number", "date", "select", "checkbox"] as const;
-export const MAX_FORM_FIELDS = 100;
+const MAX_FORM_FIELDS = 100;
 
 /** One field of a Fill Form task as a request gives it (the web's form builder, the API's `form_fields`). */
-export const FormFieldSchema = z
+const FormFieldSchema = z
   .strictObject({
     label: z.string().trim().min(1, "Must not be empty").max(500),
     kind: z.enum(FORM_FIELD_KINDS),

@@ -3,7 +3,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { afterCursor, PAGE_ORDER, type Cursor, splitPage } from "@/lib/pagination";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 
 export const TASK_INCLUDE = {
   assignees: { orderBy: [{ type: "asc" }, { email: "asc" }] },

@@ -1,7 +1,7 @@
 // D18 reminder points: 14, 7, 3 and 0 days before the due date and 7 days after, at the due
 // date's time of day (whole days of 24 hours in UTC). Pure, so the schedule is unit-tested.
 
-export const REMINDER_OFFSETS_DAYS = [-14, -7, -3, 0, 7] as const;
+const REMINDER_OFFSETS_DAYS = [-14, -7, -3, 0, 7] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ReminderPoint {

@@ -13,7 +13,7 @@ import { actorUserId, lockTaskFor } from "./task-changes";
 
 /** The action types whose result the firm reviews: what the client sent back. */
 export const REVIEWABLE = ["FileRequest", "Question", "FillForm"] as const;
-export const MAX_REASON = 2000;
+const MAX_REASON = 2000;
 
 export type ReviewInput = { viewer: Viewer; taskId: string } & ({ decision: "accept" } | { decision: "return"; reason: string });
 

@@ -3,13 +3,13 @@ import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";
 import { taskActionTypes, taskStatuses } from "@/lib/events/types";
 import { FORM_FIELD_KINDS, FormFieldsSchema } from "./form-fields";
-import { SignaturePlacementSchema } from "./sign-document";
+import { SignaturePlacementSchema } from "./sign-document-task";
 
 // Task requests and the Task record (spec sections 2-4, D11, D17, D18).
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
-export const MAX_ASSIGNEES = 100;
+const MAX_ASSIGNEES = 100;
 
 const title = z.string().trim().min(1).max(MAX_TITLE_LENGTH).meta({ description: "Trimmed, 1-500 characters" });
 const description = z.string().max(MAX_DESCRIPTION_LENGTH).meta({ description: "At most 10,000 characters" });
@@ -75,7 +75,7 @@ export const UpdateTaskBodySchema = z.object({
 });
 export type UpdateTaskBody = z.output<typeof UpdateTaskBodySchema>;
 
-export const AssigneeSchema = z
+const AssigneeSchema = z
   .object({
     user_id: z.string().meta({ format: "uuid" }),
     name: z.string().nullable(),

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send-email";
 import { routeByPreference } from "@/lib/notifications/digest";
 import { reminderEmail } from "@/lib/email/templates/reminder";
-import { portalWebUrl } from "@/lib/portals/links";
+import { portalWebUrl } from "@/lib/links";
 
 export type ReminderOutcome =
   | { outcome: "sent" | "failed" | "skipped"; recipients: string[] }

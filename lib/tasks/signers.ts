@@ -12,8 +12,8 @@ import { lockTaskFor, touchPortal } from "./task-changes";
 // (parallel). Without signers a Sign Document keeps the single signature of the contract: its
 // assignee (or any guest of the portal, or a member) signs once and the task completes.
 
-export const MAX_SIGNERS = 20;
-export const SIGNING_ORDERS = ["sequential", "parallel"] as const;
+const MAX_SIGNERS = 20;
+const SIGNING_ORDERS = ["sequential", "parallel"] as const;
 
 export interface SignerState {
   userId: string;

@@ -12,14 +12,14 @@ import { lockTaskFor } from "./task-changes";
 // done. Each locks the task, checks that the viewer may complete it, stores what was given and
 // completes the task in one transaction (audit rows and `task.completed` with it).
 
-export const MAX_ANSWER_LENGTH = 10_000;
+const MAX_ANSWER_LENGTH = 10_000;
 
 /**
  * The task, locked, if the viewer may complete it as `actionType`: members and admins always; a
  * guest of the portal (view) when the task is assigned to them or to nobody. A task already Done
  * is a conflict (nothing is stored twice).
  */
-export async function lockTaskToComplete(tx: Tx, viewer: Viewer, taskId: string, actionType: TaskActionType) {
+async function lockTaskToComplete(tx: Tx, viewer: Viewer, taskId: string, actionType: TaskActionType) {
   const task = await lockTaskFor(tx, viewer, taskId, "completeAssignedTask");
   await checkCompleter(tx, viewer, task, actionType);
   return task;
@@ -72,7 +72,7 @@ function fieldError(field: TaskFormField, message: string): AppError {
 const TRUE_VALUES = new Set(["true", "on", "yes", "1"]);
 
 /** One field's submitted value as stored ("" for a blank optional field), or the field's error. */
-export function normalizeFieldValue(field: TaskFormField, raw: string | undefined): string {
+function normalizeFieldValue(field: TaskFormField, raw: string | undefined): string {
   const value = (raw ?? "").trim();
   if (field.kind === "checkbox") {
     const checked = TRUE_VALUES.has(value.toLowerCase());

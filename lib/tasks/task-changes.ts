@@ -1,6 +1,5 @@
 import { requirePortal, type PortalAction } from "@/lib/access/policy";
-import type { Viewer } from "@/lib/access/viewer";
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor, Viewer } from "@/lib/access/viewer";
 import type { Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
@@ -16,7 +15,7 @@ export const actorUserId = (actor: Actor): string | null => (actor.type === "use
  * Its portal's row is locked first (the lock order, lib/portals/lock-portal.ts): a task change
  * touches the portal's activity, and an upload completing a task holds the portal before the task.
  */
-export async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskId: string }) {
+async function lockTask(tx: Tx, { orgId, taskId }: { orgId: string; taskId: string }) {
   if (!isUuid(taskId)) throw notFound("Task");
   const portalOfTask = sql.selectFrom("Task").select("portalId").where("id", "=", taskId).where("orgId", "=", orgId);
   await rows(sql.selectFrom("Portal").select("id").where("id", "=", portalOfTask).where("orgId", "=", orgId).forNoKeyUpdate(), { tx });

@@ -1,4 +1,4 @@
-import type { Actor } from "@/lib/audit/record-audit";
+import type { Actor } from "@/lib/access/viewer";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { Tx } from "@/lib/db";
 import { invalidField } from "@/lib/errors";

@@ -3,7 +3,7 @@ import type { Viewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { accessPortal } from "@/lib/portals/get-portal";
+import { accessPortal } from "@/lib/access/access-portal";
 import { TASK_INCLUDE, type TaskWithRelations } from "./list-portal-tasks";
 
 // What the web tasks panel reads besides the API's list: who a task can be assigned to, and one task.

@@ -4,7 +4,7 @@ import { createTestPortal } from "@/lib/test-support/fixtures";
 import { createForeignAdmin, createMemberContext, outcomeOf } from "@/lib/test-support/outcome";
 import { createTask } from "./create-task";
 import { setTaskFormFields } from "./form-fields";
-import { setSignDocument } from "./sign-document";
+import { setSignDocument } from "./sign-document-task";
 import { getTaskDetails } from "./task-details";
 
 // The tasks panel beyond the API: a Fill Form task's fields, and one task's files, answers and reminder log.

@@ -5,7 +5,7 @@ import { withChange } from "@/lib/events/with-change";
 import { statusFromInput } from "./action-types";
 import { markTaskDone, markTaskOpen } from "./complete-task";
 import { setTaskFormFields } from "./form-fields";
-import { SignaturePlacementSchema, setSignDocument } from "./sign-document";
+import { SignaturePlacementSchema, setSignDocument } from "./sign-document-task";
 import { setSigners } from "./signers";
 import { checkTaskContent, replaceAssignees } from "./task-content";
 import { UpdateTaskBodySchema, type UpdateTaskBody } from "./schemas";

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import type { MemberRole, Plan } from "@/lib/generated/prisma/client";
 import { issueAccessToken } from "@/lib/oauth/access-token";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
-import { ALL_SCOPES, type Scope } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, type Scope } from "@/lib/access/scopes";
 
 // Integration-test fixtures: every test makes its own organization, so tests sharing one database
 // never see each other's rows.

@@ -1,7 +1,7 @@
 import { requireRole } from "@/lib/access/policy";
 import { notFound } from "@/lib/errors";
 import type { Role, UserViewer } from "@/lib/access/viewer";
-import { getWebViewer } from "@/lib/access/web-viewer";
+import { getWebViewer } from "@/lib/web/web-viewer";
 import { mustEnrolTwoFactor, twoFactorRequired } from "@/lib/auth/require-two-factor";
 
 /** Who runs a web action in an organization: its viewer (lib/access). */

@@ -6,7 +6,7 @@ import { subscribableEventTypes } from "@/lib/events/types";
 // Webhook requests and responses (spec sections 2 and 4, D19-D21), for parsing, response shaping
 // and the OpenAPI document.
 
-export const webhookEventSchema = z.enum(subscribableEventTypes).meta({ description: "A subscribable event name" });
+const webhookEventSchema = z.enum(subscribableEventTypes).meta({ description: "A subscribable event name" });
 
 const urlSchema = z.string().trim().min(1, "is required").max(2000).meta({ format: "uri", description: "The receiver: https and a public address (D19)" });
 
@@ -16,7 +16,6 @@ export const createWebhookBody = z.object({
   url: urlSchema,
   events: eventsSchema,
 });
-export type CreateWebhookInput = z.output<typeof createWebhookBody>;
 
 export const updateWebhookBody = z
   .object({
@@ -27,12 +26,11 @@ export const updateWebhookBody = z
   .refine((b) => b.url !== undefined || b.events !== undefined || b.enabled !== undefined, {
     message: "Provide at least one of url, events, enabled",
   });
-export type UpdateWebhookInput = z.output<typeof updateWebhookBody>;
 
 export const webhookParams = z.object({ webhookId: pathId("Webhook") });
 export const deliveryParams = z.object({ webhookId: pathId("Webhook"), deliveryId: pathId("Delivery") });
 
-export const deliveryStatusSchema = z.enum(["pending", "succeeded", "failed"]);
+const deliveryStatusSchema = z.enum(["pending", "succeeded", "failed"]);
 export const deliveriesQuery = pageQuery.extend({
   status: deliveryStatusSchema.optional().meta({ description: "Only deliveries in this state" }),
 });
@@ -72,7 +70,7 @@ export const WebhookTestResultSchema = z
   })
   .meta({ id: "WebhookTestResult" });
 
-export const WebhookAttemptSchema = z
+const WebhookAttemptSchema = z
   .object({
     number: z.int().meta({ description: "1 for the first attempt; a redelivery continues the numbering" }),
     started_at: dateTime,

@@ -9,8 +9,6 @@ export const WorkflowStateSchema = z
   })
   .meta({ id: "WorkflowState", description: "A workflow state configured by the organization" });
 
-export type WorkflowStateResponse = z.input<typeof WorkflowStateSchema>;
-
 /** Both fields, as one pair from GET /api/v1/workflow-states (D13). */
 export const SetWorkflowStateBodySchema = z.object({
   workflowStateId: z.string().meta({ description: "Id from GET /api/v1/workflow-states" }),

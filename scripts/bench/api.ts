@@ -1,11 +1,11 @@
 /**
- * The API benchmarks, against the production build (`npx next build` first), each
+ * The API benchmarks, against the benchmark build (`BENCH_BUILD=1 npm run build` first), each
  * pair interleaved in one run, 16 connections:
  *
  * - the refresh grant against `oidc-provider` 9 (anchors/oidc-provider-server.mjs);
  * - GET /api/v1/portals?limit=100 over 1,000 portals against the bare baseline
  *   (anchors/bare-portals.mjs: node:http + pg + jose) and against the framework floor (the same
- *   work as a route handler of this build, app/api/bench-floor/route.ts, on only with BENCH_FLOOR=1);
+ *   work as a route handler of this build, app/api/bench-floor/route.bench.ts, only in a `BENCH_BUILD=1` build);
  * - POST /api/v1/portals and POST /api/v1/portals/{id}/tasks: throughput, p99, rows written;
  * - GET files of a portal of 1,000 and of 10,000 entries, every page: time per item.
  *
@@ -32,12 +32,12 @@ interface Seeded {
   filePortals: { entries: number; id: string }[];
 }
 
-export async function seed(): Promise<Seeded> {
+async function seed(): Promise<Seeded> {
   const { db } = await import("@/lib/db");
   const { createTestClient, createTestOrg, createTestUser, createTestWorkflowStates } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
   const { createRefreshToken } = await import("@/lib/oauth/token/refresh-token-value");
-  const { ALL_SCOPES } = await import("@/lib/oauth/scopes");
+  const { ALL_SCOPES } = await import("@/lib/access/scopes");
 
   const org = await createTestOrg({ name: "Benchmark org" });
   const admin = await createTestUser({ orgId: org.id, role: "admin", name: "Bench Admin" });
@@ -245,10 +245,11 @@ async function filesBench(app: BenchApp, s: Seeded): Promise<BenchRow> {
   };
 }
 
-export async function runApiBench(): Promise<BenchRow[]> {
+async function runApiBench(): Promise<BenchRow[]> {
   let seeded: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_api",
+    floor: true,
     seed: async () => {
       seeded = await seed();
     },

@@ -7,9 +7,9 @@ import { startDurableServices } from "../test/durable-services.ts";
 import { startBenchServices } from "./services.ts";
 import { COMPILED_SERVER, productionServerArgs } from "../lib/production-server.ts";
 
-// The production build (`next build` beforehand) started for the API benchmarks, on fresh
-// services, with the framework-floor route on (BENCH_FLOOR=1, app/api/bench-floor/route.ts) and
-// a local Inngest executor, as the end-to-end server has. Ports: BENCH_PORT (default 3700).
+// The benchmark build (`BENCH_BUILD=1 npm run build` beforehand: the production build plus the
+// framework-floor route, app/api/bench-floor/route.bench.ts) started for the API benchmarks, on fresh
+// services, a local Inngest executor, as the end-to-end server has. Ports: BENCH_PORT (default 3700).
 // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the server there when it stops
 // (read it with `node scripts/bench/anchors/cpuprofile-areas.mjs FILE`).
 
@@ -101,9 +101,17 @@ export interface BenchApp {
 }
 
 /** Fresh services, `seed` run against them in this process, then `next start` of the build. */
-export async function startBenchApp(options: { databaseName: string; seed: () => Promise<void>; env?: Record<string, string> }): Promise<BenchApp> {
+export async function startBenchApp(options: {
+  databaseName: string;
+  seed: () => Promise<void>;
+  env?: Record<string, string>;
+  /** The run measures the framework-floor route, which only a `BENCH_BUILD=1` build has. */
+  floor?: boolean;
+}): Promise<BenchApp> {
   if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(COMPILED_SERVER))
-    throw new Error("no production build in .next and dist/: run `npm run build` first");
+    throw new Error("no build in .next and dist/: run `BENCH_BUILD=1 npm run build` first");
+  if (options.floor && !existsSync(path.join(root, ".next", "server", "app", "api", "bench-floor")))
+    throw new Error("the build in .next has no framework-floor route: run `BENCH_BUILD=1 npm run build` first");
   const port = benchPort();
   const url = `http://127.0.0.1:${port}`;
   // The seed issues tokens in this process: their issuer and audience are the server's URL.
@@ -126,7 +134,6 @@ export async function startBenchApp(options: { databaseName: string; seed: () =>
       OUTBOUND_ALLOW_PRIVATE: "true",
       // The benchmarks send far more than a day's default quota from one client.
       API_RATE_LIMIT_PER_DAY: "1000000000",
-      BENCH_FLOOR: "1",
       ...options.env,
     };
     const profileDir = process.env["BENCH_CPU_PROF"];

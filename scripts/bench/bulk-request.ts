@@ -31,7 +31,7 @@ async function seed(): Promise<Seeded> {
   const { db } = await import("@/lib/db");
   const { createTestClient, createTestOrg, createTestUser } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
-  const { ALL_SCOPES } = await import("@/lib/oauth/scopes");
+  const { ALL_SCOPES } = await import("@/lib/access/scopes");
   const org = await createTestOrg({ name: "Bulk benchmark" });
   const admin = await createTestUser({ orgId: org.id, role: "admin" });
   const { client } = await createTestClient({ orgId: org.id, actorUserId: admin.id });
@@ -47,7 +47,7 @@ async function seed(): Promise<Seeded> {
   return { orgId: org.id, adminId: admin.id, token, portalIds };
 }
 
-export async function runBulkRequestBench(): Promise<BenchRow[]> {
+async function runBulkRequestBench(): Promise<BenchRow[]> {
   let s: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_bulk",

@@ -15,10 +15,10 @@ import { memoryBench, type Bench, type MemoryResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
-export const SIZE = 100 * MB;
-export const LIMIT_MB = 64;
+const SIZE = 100 * MB;
+const LIMIT_MB = 64;
 
-export type IngestBenchResult = MemoryResult;
+type IngestBenchResult = MemoryResult;
 
 /** Serves `size` bytes of one repeated 64 KiB chunk under backpressure: the server holds no body. */
 function startBodyServer(): Promise<Server> {
@@ -46,7 +46,7 @@ function startBodyServer(): Promise<Server> {
 
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
-export async function runFileUrlIngestBench(): Promise<IngestBenchResult> {
+async function runFileUrlIngestBench(): Promise<IngestBenchResult> {
   const services = await startBenchServices({ databaseName: "client_portals_bench", tmpPrefix: "cp-bench-", env: { OUTBOUND_ALLOW_PRIVATE: "true" } });
   const server = await startBodyServer();
   try {
@@ -97,7 +97,7 @@ export async function runFileUrlIngestBench(): Promise<IngestBenchResult> {
   }
 }
 
-export function printIngestResult(r: IngestBenchResult): void {
+function printIngestResult(r: IngestBenchResult): void {
   console.log(`file_url ingest of ${mb(r.bytes)} MB: ${r.seconds} s (${r.mbPerSecond} MB/s)`);
   console.log(`  RSS baseline ${r.baselineRssMb} MB, peak ${r.peakRssMb} MB, growth ${r.growthMb} MB (limit ${LIMIT_MB} MB): ${r.passed ? "PASS" : "FAIL"}`);
 }

@@ -12,12 +12,12 @@ import { pathToFileURL } from "node:url";
 import { compareMedians, scalingBench, type Bench, type ScalingResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
-export const RATIO_LIMIT = 2;
+const RATIO_LIMIT = 2;
 const RUNS = 25;
 
-export type FolderViewBenchResult = ScalingResult;
+type FolderViewBenchResult = ScalingResult;
 
-export async function runFolderViewBench(): Promise<FolderViewBenchResult> {
+async function runFolderViewBench(): Promise<FolderViewBenchResult> {
   const services = await startBenchServices({ databaseName: "client_portals_bench_folders", tmpPrefix: "cp-bench-folders-" });
   try {
     const { getFolderTree, getFolderView } = await import("@/lib/files/folder-view");
@@ -72,7 +72,7 @@ export async function runFolderViewBench(): Promise<FolderViewBenchResult> {
   }
 }
 
-export function printFolderViewResult(r: FolderViewBenchResult): void {
+function printFolderViewResult(r: FolderViewBenchResult): void {
   console.log(`portal page folder reads (median of ${RUNS}): 100 files ${r.smallMs} ms, 10,000 files ${r.largeMs} ms`);
   console.log(`  ratio ${r.ratio} (limit ${RATIO_LIMIT}): ${r.passed ? "PASS" : "FAIL"}`);
 }

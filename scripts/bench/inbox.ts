@@ -18,10 +18,10 @@ import { startBenchServices } from "./services.ts";
 const PORTALS = 10_000;
 const ITEMS = 100_000;
 const RUNS_PER_VIEW = 15;
-export const TARGET_P95_MS = 300;
+const TARGET_P95_MS = 300;
 const KINDS = ["upload", "answer", "form", "signed", "done", "message"] as const;
 
-export interface InboxBenchResult {
+interface InboxBenchResult {
   p50: number;
   p95: number;
   max: number;
@@ -32,7 +32,7 @@ export interface InboxBenchResult {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-export async function runInboxBench(): Promise<InboxBenchResult> {
+async function runInboxBench(): Promise<InboxBenchResult> {
   const services = await startBenchServices({ databaseName: "client_portals_bench_inbox", tmpPrefix: "cp-bench-inbox-" });
   try {
     const { db } = await import("@/lib/db");
@@ -126,7 +126,7 @@ export async function runInboxBench(): Promise<InboxBenchResult> {
   }
 }
 
-export async function inboxBenchRows(): Promise<BenchRow[]> {
+async function inboxBenchRows(): Promise<BenchRow[]> {
   const r = await runInboxBench();
   return [
     {

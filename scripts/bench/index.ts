@@ -1,7 +1,8 @@
 /**
  * Every benchmark, one after another, in one run: one table (work, product, anchor, ratio,
  * target, met) and bench/results.json; exits 1 when a target is missed. The API benchmarks need
- * the production build (`npx next build`). Add a benchmark by adding its module to the list.
+ * the benchmark build (`BENCH_BUILD=1 npm run build`: the production build plus the
+ * framework-floor route). Add a benchmark by adding its module to the list.
  */
 import { apiBench } from "./api.ts";
 import { bulkRequestBench } from "./bulk-request.ts";

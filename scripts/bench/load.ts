@@ -3,9 +3,9 @@ import autocannon from "autocannon";
 // Load generators of the API benchmarks: autocannon for fixed requests, a chain-following loop
 // for refresh grants. Every round reports throughput, latency and the server's CPU per request.
 
-export const CONNECTIONS = 16;
-export const ROUND_SECONDS = Number(process.env["BENCH_SECONDS"] ?? 6);
-export const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+const CONNECTIONS = 16;
+const ROUND_SECONDS = Number(process.env["BENCH_SECONDS"] ?? 6);
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 
 export interface RoundResult {
   rps: number;

@@ -17,10 +17,10 @@ import { memoryBench, type Bench, type MemoryResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
 const MB = 1024 * 1024;
-export const SIZE = 100 * MB;
-export const LIMIT_MB = 64;
+const SIZE = 100 * MB;
+const LIMIT_MB = 64;
 
-export type PartnerPushBenchResult = MemoryResult;
+type PartnerPushBenchResult = MemoryResult;
 
 /** `size` bytes of a repeated 64 KiB chunk, produced as they are read. */
 function body(size: number): Readable {
@@ -38,7 +38,7 @@ function body(size: number): Readable {
 
 const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
 
-export async function runPartnerPushBench(): Promise<PartnerPushBenchResult> {
+async function runPartnerPushBench(): Promise<PartnerPushBenchResult> {
   const services = await startBenchServices({
     databaseName: "client_portals_bench_partner",
     tmpPrefix: "cp-bench-partner-",
@@ -111,7 +111,7 @@ export async function runPartnerPushBench(): Promise<PartnerPushBenchResult> {
   }
 }
 
-export function printPartnerPushResult(r: PartnerPushBenchResult): void {
+function printPartnerPushResult(r: PartnerPushBenchResult): void {
   console.log(`partner push of ${mb(r.bytes)} MB (hashed, then streamed): ${r.seconds} s (${r.mbPerSecond} MB/s)`);
   console.log(`  RSS baseline ${r.baselineRssMb} MB, peak ${r.peakRssMb} MB, growth ${r.growthMb} MB (limit ${LIMIT_MB} MB): ${r.passed ? "PASS" : "FAIL"}`);
 }

@@ -12,12 +12,12 @@ import { pathToFileURL } from "node:url";
 import { compareMedians, scalingBench, type Bench, type ScalingResult } from "./report.ts";
 import { startBenchServices } from "./services.ts";
 
-export const RATIO_LIMIT = 2;
+const RATIO_LIMIT = 2;
 const RUNS = 25;
 
-export type PortalListBenchResult = ScalingResult;
+type PortalListBenchResult = ScalingResult;
 
-export async function runPortalListBench(): Promise<PortalListBenchResult> {
+async function runPortalListBench(): Promise<PortalListBenchResult> {
   const services = await startBenchServices({ databaseName: "client_portals_bench_portal_list", tmpPrefix: "cp-bench-list-" });
   try {
     const { searchPortals, PortalSearchSchema } = await import("@/lib/portals/search-portals");
@@ -74,7 +74,7 @@ export async function runPortalListBench(): Promise<PortalListBenchResult> {
   }
 }
 
-export function printPortalListResult(r: PortalListBenchResult): void {
+function printPortalListResult(r: PortalListBenchResult): void {
   console.log(`portal list page reads (median of ${RUNS}): 100 portals ${r.smallMs} ms, 10,000 portals ${r.largeMs} ms`);
   console.log(`  ratio ${r.ratio} (limit ${RATIO_LIMIT}): ${r.passed ? "PASS" : "FAIL"}`);
 }

@@ -17,9 +17,9 @@ import { startBenchServices } from "./services.ts";
 
 const DELIVERIES = Number(process.env["BENCH_WEBHOOK_DELIVERIES"] ?? 1000);
 const CONCURRENCY = 16;
-export const TARGET_PER_SECOND = 200;
+const TARGET_PER_SECOND = 200;
 
-export async function runWebhookBench(): Promise<BenchRow[]> {
+async function runWebhookBench(): Promise<BenchRow[]> {
   const services = await startBenchServices({
     databaseName: "client_portals_bench_webhooks",
     tmpPrefix: "cp-bench-webhooks-",

@@ -49,7 +49,7 @@ export const LOCKFILE_CONTENT =
 const NO_FILTER: SchemaFilter = { externalTables: [], externalEnums: [] };
 
 /** One structured log line from the engine (it logs JSON through the callback). */
-export interface EngineLogEntry {
+interface EngineLogEntry {
   level: string;
   message: string;
   fields: Record<string, unknown>;
@@ -224,7 +224,7 @@ async function loadMigrationList(migrationsDir: string): Promise<MigrationList> 
  * Creates the URL's database when it doesn't exist yet (through the server's `postgres`
  * database), so fresh environments and tests need no separate setup step.
  */
-export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
+async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
   const probe = new pg.Client({ connectionString: databaseUrl });
   try {
     await probe.connect();

@@ -13,7 +13,8 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
 }
 
-describe("import boundaries", () => {
+// The first lint builds ESLint's config and a spawned Node loads tsx: seconds each on a busy machine.
+describe("import boundaries", { timeout: 30_000 }, () => {
   it.each([
     ["a domain module importing the API layer", "lib/portals/fixture.ts", 'import { apiRoute } from "@/lib/api";\nexport const x = apiRoute;\n'],
     [
@@ -31,10 +32,14 @@ describe("import boundaries", () => {
       'import { db } from "@/lib/db";\nexport default async function Page() { return <p>{await db.portal.count()}</p>; }\n',
     ],
     [
-      "a server action deciding a role itself",
-      "app/(web)/org/[orgId]/fixture/actions.ts",
-      'import { requireOrgRole } from "@/lib/auth/roles";\nexport const x = requireOrgRole;\n',
+      "a component importing a server action from app/",
+      "components/files/fixture.tsx",
+      'import { createFolderAction } from "@/app/(web)/org/[orgId]/vault/[portalId]/file-actions";\nexport const x = createFolderAction;\n',
     ],
+    ["a component reading the database", "components/fixture.tsx", 'import { db } from "@/lib/db";\nexport const x = db;\n'],
+    ["a domain module importing a component", "lib/portals/fixture.ts", 'import { Button } from "@/components/ui/button";\nexport const x = Button;\n'],
+    ["a domain test importing a route", "lib/portals/fixture.test.ts", 'import { GET } from "@/app/api/v1/me/route";\nexport const x = GET;\n'],
+    ["a domain test importing the Inngest client", "lib/webhooks/fixture.int.test.ts", 'import "@/inngest/client";\nexport const x = 1;\n'],
     ["a route handler reading the database", "app/api/v1/fixture/route.ts", 'import { db } from "@/lib/db";\nexport const GET = () => db.portal.count();\n'],
   ])("refuses %s", async (_name, filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1);
@@ -52,6 +57,12 @@ describe("import boundaries", () => {
       'import { createPortal } from "@/lib/portals/create-portal";\nexport const x = createPortal;\n',
     ],
     ["a route handler importing the API layer", "app/api/v1/fixture/route.ts", 'import { apiRoute } from "@/lib/api";\nexport const x = apiRoute;\n'],
+    ["the outbox relay's tests loading the Inngest client", "lib/events/fixture.int.test.ts", 'import "@/inngest/client";\nexport const x = 1;\n'],
+    [
+      "a page passing a component its server action",
+      "app/(web)/org/[orgId]/fixture/page.tsx",
+      'import { AccountControls } from "@/components/account-controls";\nimport { signOutAction } from "@/app/sign-in/actions";\nexport const x = [AccountControls, signOutAction];\n',
+    ],
     [
       "an Inngest function importing the domain and the SDK",
       "inngest/functions/fixture.ts",
@@ -62,7 +73,7 @@ describe("import boundaries", () => {
   });
 });
 
-describe('import "server-only"', () => {
+describe('import "server-only"', { timeout: 30_000 }, () => {
   // The database, key and storage modules are marked server-only: bundled for the browser (a
   // client component importing them, directly or not) they fail the build; run by Node outside
   // the react-server condition they throw. Scripts and tests that use them run with the condition.

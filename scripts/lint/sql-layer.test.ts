@@ -14,7 +14,7 @@ async function rawSqlMessages(filePath: string, code: string): Promise<string[]>
   return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
 }
 
-describe("the lint: no SQL text with hand-written row types in lib/", () => {
+describe("the lint: no SQL text with hand-written row types in lib/", { timeout: 30_000 }, () => {
   it.each([
     ["a raw query with a row type", 'import { db } from "@/lib/db";\nexport const f = () => db.$queryRaw<{ id: string }[]>`SELECT id FROM "Portal"`;\n'],
     ["an unsafe raw query", 'import { db } from "@/lib/db";\nexport const f = () => db.$queryRawUnsafe<{ id: string }[]>(\'SELECT id FROM "Portal"\');\n'],

@@ -56,7 +56,7 @@ export async function createContentionOrg({ clients, portals, partnerUrl, apiKey
   const { createApiContext, createTestClient, createTestPortal, createTestWorkflowStates } = await import("../../lib/test-support/fixtures.ts");
   const { db } = await import("../../lib/db.ts");
   const { issueAccessToken } = await import("../../lib/oauth/access-token.ts");
-  const { ALL_SCOPES } = await import("../../lib/oauth/scopes.ts");
+  const { ALL_SCOPES } = await import("../../lib/access/scopes.ts");
   const { getUserViewer } = await import("../../lib/access/viewer.ts");
   const { connectPartner } = await import("../../lib/partner/connection.ts");
   const { org, user, token } = await createApiContext();

@@ -111,7 +111,7 @@ async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`));
 }
 
-export async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
+async function recreateDatabase(serverUrl: string, name: string): Promise<string> {
   // FORCE ends sessions a crashed earlier run may have left behind (PostgreSQL 13+).
   await dropDatabase(serverUrl, name);
   await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdentifier(name)}`));

@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { AccountControls } from "@/components/account-controls";
+import { signOutAction } from "@/app/sign-in/actions";
 import { AppHeader } from "@/components/app-header";
 import { requireUser } from "@/lib/auth/session";
-import { GUEST_HOME_PATH } from "@/lib/portals/links";
+import { GUEST_HOME_PATH } from "@/lib/links";
 
 /** The client's home: outside any one organization (a client may work with several firms). */
 export default async function GuestLayout({ children }: { children: ReactNode }) {
@@ -17,7 +18,7 @@ export default async function GuestLayout({ children }: { children: ReactNode })
           { href: "/account/two-factor", label: "Two-factor authentication" },
         ]}
       >
-        <AccountControls user={user} />
+        <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
       <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">{children}</main>
     </div>

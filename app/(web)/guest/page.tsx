@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { ArrowRight, Building2, CheckCircle2, Inbox } from "lucide-react";
 import Link from "next/link";
-import { ACTION_LABEL, DueDate, formatDate } from "@/components/guest/parts";
+import { ACTION_LABEL, DueDate, formatDate } from "@/components/guest-view/parts";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/session";
 import { listGuestHome } from "@/lib/guests/guest-view";
-import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/portals/links";
+import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/links";
 
 export const metadata: Metadata = { title: "Your portals" };
 

@@ -10,7 +10,7 @@ import { GET as getMe } from "@/app/api/v1/me/route";
 import { requestHash } from "@/lib/api/idempotency";
 import { apiRoute, defineOperation, json } from "@/lib/api";
 import { pathId } from "@/lib/shared-schemas";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { captureLog, restoreLogger } from "@/lib/test-support/log-capture";
 
 // The wrapper, through real handlers built with it, against the real database.

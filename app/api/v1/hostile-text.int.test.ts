@@ -4,10 +4,10 @@ import { POST as tokenPOST } from "@/app/oauth/token/route";
 import { POST as guestsPOST } from "@/app/api/v1/portals/[portalId]/guests/route";
 import { db } from "@/lib/db";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
-import { tasksApi } from "@/app/api/v1/test-support/tasks-api";
+import { portalApi } from "@/test/routes/portal-api";
+import { tasksApi } from "@/test/routes/tasks-api";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 
 // D3: NUL characters and lone surrogates are a 400 naming the field, never a 500,
 // and nothing is written. Raw JSON text is sent so that "\ud800" reaches the server as JSON does.

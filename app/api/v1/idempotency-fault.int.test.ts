@@ -2,7 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, useClientForTests } from "@/lib/db";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
+import { portalApi } from "@/test/routes/portal-api";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { startPgFaultProxy, type PgFaultProxy } from "@/lib/test-support/pg-fault-proxy";
 

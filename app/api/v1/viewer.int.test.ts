@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiRoute, defineOperation, json } from "@/lib/api";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
 import { GET as listPortals } from "./portals/route";

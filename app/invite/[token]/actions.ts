@@ -6,7 +6,7 @@ import type { InviteFormState } from "@/components/invite/accept-forms";
 import { signIn, signOut } from "@/lib/auth";
 import { currentUser } from "@/lib/auth/session";
 import { acceptInvitationAsNewUser, acceptInvitationAsUser } from "@/lib/guests/accept-invitation";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { formAction } from "@/lib/web/org-action";
 
 const invitePath = (token: string) => `/invite/${encodeURIComponent(token)}`;

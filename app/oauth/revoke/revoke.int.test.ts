@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { tokenAudience, tokenIssuer, verifyAccessToken } from "@/lib/oauth/access-token";
 import { getActiveSigningKey } from "@/lib/oauth/signing-keys";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { basicAuth, createOAuthSetup, creds, obtainTokens, postRevoke, postToken } from "@/app/oauth/test-support/token-helpers";
+import { basicAuth, createOAuthSetup, creds, obtainTokens, postRevoke, postToken } from "@/test/oauth/token-helpers";
 
 // POST /oauth/revoke (RFC 7009).
 

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { s256Challenge } from "@/lib/oauth/token/pkce";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { basicAuth, createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/app/oauth/test-support/token-helpers";
+import { basicAuth, createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/test/oauth/token-helpers";
 
 const VERIFIER = "verifier-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEF";
 

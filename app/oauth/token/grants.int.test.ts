@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { listUserGrants, revokeGrant } from "@/lib/oauth/grants";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { createOAuthSetup, obtainTokens } from "@/app/oauth/test-support/token-helpers";
+import { createOAuthSetup, obtainTokens } from "@/test/oauth/token-helpers";
 
 // The "Connected apps" side: a user's grants, and revoking one of them.
 

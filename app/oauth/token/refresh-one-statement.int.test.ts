@@ -4,7 +4,7 @@ import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { revokeGrantBySystem } from "@/lib/oauth/grants";
 import { refreshInOneStatement } from "@/lib/oauth/token/refresh";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { basicAuth, chainOf, createOAuthSetup, creds, obtainTokens, postToken, refresh, rowOf } from "@/app/oauth/test-support/token-helpers";
+import { basicAuth, chainOf, createOAuthSetup, creds, obtainTokens, postToken, refresh, rowOf } from "@/test/oauth/token-helpers";
 
 // The one-statement refresh (lib/oauth/token/refresh.ts): the usual refresh rotates in
 // one statement; whatever it does not rotate gets the answers the precise path gave before.

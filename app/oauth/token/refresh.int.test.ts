@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { verifyAccessToken } from "@/lib/oauth/access-token";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
-import { chainOf, createOAuthSetup, obtainTokens, refresh, rowOf } from "@/app/oauth/test-support/token-helpers";
+import { chainOf, createOAuthSetup, obtainTokens, refresh, rowOf } from "@/test/oauth/token-helpers";
 
 describe("POST /oauth/token, refresh_token", () => {
   it("rotates: a new refresh token whose parent is the one presented, which is marked rotated", async () => {

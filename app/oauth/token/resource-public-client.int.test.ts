@@ -8,7 +8,7 @@ import { registerPublicClient } from "@/lib/oauth/clients/dynamic";
 import { apiResource, mcpResource } from "@/lib/oauth/resource";
 import { s256Challenge } from "@/lib/oauth/token/pkce";
 import { createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
-import { createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/app/oauth/test-support/token-helpers";
+import { createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/test/oauth/token-helpers";
 
 // RFC 8707 resource indicators and public (dynamically registered) clients at authorize and token.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
 import { POST } from "@/app/oauth/token/route";
-import { basicAuth, createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/app/oauth/test-support/token-helpers";
+import { basicAuth, createOAuthSetup, creds, issueCode, postToken, REDIRECT_URI } from "@/test/oauth/token-helpers";
 
 // Request parsing, client authentication and error shapes of the token endpoint.
 

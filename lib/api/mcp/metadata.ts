@@ -1,7 +1,7 @@
 import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { env } from "@/lib/env";
 import { mcpResource } from "@/lib/oauth/resource";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 
 // RFC 9728 protected resource metadata of the MCP server, served at
 // /.well-known/oauth-protected-resource/mcp (the path-inserted form of the resource /mcp) and at
@@ -11,7 +11,7 @@ export function protectedResourceMetadataUrl(): string {
   return `${env().API_URL}/.well-known/oauth-protected-resource/mcp`;
 }
 
-export function protectedResourceMetadata(): OAuthProtectedResourceMetadata {
+function protectedResourceMetadata(): OAuthProtectedResourceMetadata {
   return {
     resource: mcpResource(),
     // Our authorization server's issuer; its metadata is at /.well-known/oauth-authorization-server.

@@ -12,7 +12,7 @@ import { inputSchemaOf, MCP_TOOLS, outputSchemaOf, runTool, type McpTool } from 
 // tool's arguments reach the operation's own schemas unparsed (the API's exact parse, refinements
 // included); the advertised JSON Schemas are generated from those same schemas.
 
-export const MCP_SERVER_INFO = { name: "client-portals", version: "1.0.0" };
+const MCP_SERVER_INFO = { name: "client-portals", version: "1.0.0" };
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"];
 

@@ -19,7 +19,7 @@ import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { toTaskResponse } from "@/lib/tasks/to-response";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 
 // The MCP server's tools: each is one REST operation (lib/api/operations), with its scope, its
 // input schemas (path, query and body fields side by side) and the same domain function its

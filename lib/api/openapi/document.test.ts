@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { defineOperation } from "../operation";
 import { pageQuery } from "@/lib/pagination";
 import { dateTime, pathId } from "@/lib/shared-schemas";

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { SCOPES } from "@/lib/oauth/scopes";
+import { SCOPES } from "@/lib/access/scopes";
 import type { Operation } from "../operation";
 import { MAX_KEY_LENGTH } from "../idempotency";
 import { API_VERSION } from "../response";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 // A stand-in for Inngest's event API (POST /e/<event key>) on loopback, for integration tests.
 // It records what it is sent, and can refuse (500) or stop listening altogether.
 
-export type ReceivedEvent = {
+type ReceivedEvent = {
   id: string;
   name: string;
   data: Record<string, unknown>;

@@ -4,7 +4,7 @@ import { sha256Hex, randomToken } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { newClientId } from "@/lib/oauth/clients/credentials";
 import { clientInputSchema } from "@/lib/oauth/clients/schemas";
-import { ALL_SCOPES, parseScopeString } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, parseScopeString } from "@/lib/access/scopes";
 import { OAuthError } from "@/lib/oauth/token/errors";
 
 // RFC 7591 dynamic client registration, for MCP clients (docs/mcp.md). A registered client is
@@ -109,7 +109,7 @@ export async function approvingOrg(client: { id: string; orgId: string | null; n
 }
 
 /** The user's organization when they are a member of exactly one. */
-export async function soleOrganization(userId: string): Promise<{ id: string; name: string } | null> {
+async function soleOrganization(userId: string): Promise<{ id: string; name: string } | null> {
   const memberships = await db.membership.findMany({ where: { userId }, select: { org: { select: { id: true, name: true } } }, take: 2 });
   return memberships.length === 1 ? (memberships[0]?.org ?? null) : null;
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** https, or http on a loopback host (native and local development clients); no fragment. */
-export const redirectUriSchema = z
+const redirectUriSchema = z
   .string()
   .trim()
   .max(2000)

@@ -2,7 +2,7 @@ import { safeEqual, sha256Hex } from "@/lib/crypto";
 import { rows, sql } from "@/lib/sql";
 import { invalidClient, oauthInvalidRequest } from "@/lib/oauth/token/errors";
 import type { OAuthParams } from "@/lib/oauth/token/read-params";
-import { isScope, type Scope } from "@/lib/oauth/scopes";
+import { isScope, type Scope } from "@/lib/access/scopes";
 import { textProblem } from "@/lib/text";
 
 // Client authentication (RFC 6749 2.3.1): HTTP Basic or client_id + client_secret in the body,

@@ -15,7 +15,7 @@ export type OAuthErrorCode =
   | "invalid_redirect_uri";
 
 /** The challenge sent with every 401: HTTP requires one, RFC 6749 5.2 requires it for Basic. */
-export const BASIC_CHALLENGE = 'Basic realm="client-portals"';
+const BASIC_CHALLENGE = 'Basic realm="client-portals"';
 
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;

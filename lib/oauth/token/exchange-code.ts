@@ -1,7 +1,7 @@
 import { sha256Hex } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { revokeGrantBySystem } from "@/lib/oauth/grants";
-import { isScope } from "@/lib/oauth/scopes";
+import { isScope } from "@/lib/access/scopes";
 import type { AuthenticatedClient } from "@/lib/oauth/token/client-auth";
 import { apiResource, knownResource } from "@/lib/oauth/resource";
 import { invalidGrant, invalidScope, OAuthError } from "@/lib/oauth/token/errors";

@@ -1,6 +1,6 @@
 import type { Tx } from "@/lib/db";
 import { invalidGrant } from "@/lib/oauth/token/errors";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 
 /** What a successful grant hands to the response: the access token's subject and the refresh token. */
 export interface Granted {

@@ -14,7 +14,7 @@ export function oauthEmpty(): Response {
 }
 
 /** OAuthErrors keep their code; anything else is a 500 with nothing internal in the body. */
-export function oauthErrorResponse(error: unknown): Response {
+function oauthErrorResponse(error: unknown): Response {
   if (error instanceof OAuthError) {
     return oauthJson({ error: error.error, error_description: error.message }, error.status, error.headers);
   }

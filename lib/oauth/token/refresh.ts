@@ -8,7 +8,7 @@ import type { Granted } from "@/lib/oauth/token/granted";
 import { requireParam, type OAuthParams } from "@/lib/oauth/token/read-params";
 import { REFRESH_TOKEN_TTL_SECONDS, refreshTokenFor, refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { accessScopes, parseRequestedScope } from "@/lib/oauth/token/scope-request";
-import { ALL_SCOPES, isScope, type Scope } from "@/lib/oauth/scopes";
+import { ALL_SCOPES, isScope, type Scope } from "@/lib/access/scopes";
 import { elements, execute, fixedStatement, plusInterval, rows, sql, textArray } from "@/lib/sql";
 
 // grant_type=refresh_token (spec 5.5, D23). Every use rotates; the token just replaced (the
@@ -30,7 +30,7 @@ import { elements, execute, fixedStatement, plusInterval, rows, sql, textArray }
 // Rotation and revocation only ever move forward (rotatedAt and revokedAt are never cleared), so
 // a decision to revoke taken on what was read stays right when it is carried out.
 
-export const REFRESH_GRACE_SECONDS = 60;
+const REFRESH_GRACE_SECONDS = 60;
 
 /** The presented token, its grant, whether the user is still a member, and its child (if rotated). */
 const tokenStatement = (tokenHash: string) =>

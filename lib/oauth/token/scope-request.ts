@@ -1,5 +1,5 @@
 import { invalidScope } from "@/lib/oauth/token/errors";
-import { isScope, parseScopeString, type Scope } from "@/lib/oauth/scopes";
+import { isScope, parseScopeString, type Scope } from "@/lib/access/scopes";
 
 // The `scope` of a refresh request (RFC 6749 6): it may narrow what the refresh token holds,
 // never widen it.

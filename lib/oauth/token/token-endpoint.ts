@@ -1,5 +1,5 @@
 import { issueAccessToken } from "@/lib/oauth/access-token";
-import { formatScopes } from "@/lib/oauth/scopes";
+import { formatScopes } from "@/lib/access/scopes";
 import { authenticateClient, clientCredentials, type AuthenticatedClient } from "@/lib/oauth/token/client-auth";
 import { OAuthError } from "@/lib/oauth/token/errors";
 import { exchangeAuthorizationCode } from "@/lib/oauth/token/exchange-code";

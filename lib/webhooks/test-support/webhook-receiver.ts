@@ -16,7 +16,7 @@ export type ReceivedRequest = {
 };
 
 /** What to answer: a status, a redirect to a URL, or hang (never answer). */
-export type Reply = number | { redirect: string; status?: number } | "hang";
+type Reply = number | { redirect: string; status?: number } | "hang";
 
 export type WebhookReceiver = {
   url: string;

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inject } from "vitest";
 import { issueAuthorizationCode } from "@/lib/oauth/authorize";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { createTestClient, createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
 import { createClientPortals, exchangeCode, type ClientPortalsOptions, type OAuthClientCredentials, type Tokens } from "../src";
 

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CreatePortalState } from "@/components/portals/create-portal-dialog";
 import { createPortal } from "@/lib/portals/create-portal";
-import { portalPath } from "@/lib/portals/links";
+import { portalPath } from "@/lib/links";
 import { orgAction } from "@/lib/web/org-action";
 
 /** Creates a portal, blank or from a template (D8: business or enterprise), and opens it. */

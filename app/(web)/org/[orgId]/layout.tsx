@@ -1,6 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { AccountControls } from "@/components/account-controls";
+import { signOutAction } from "@/app/sign-in/actions";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { listUserOrganizations } from "@/lib/access/organizations";
@@ -49,7 +50,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
     <div className="min-h-screen" style={brand.style}>
       <AppHeader home={`/org/${orgId}`} links={links} logo={brand.logo}>
         <OrgSwitcher current={orgId} options={orgs} />
-        <AccountControls user={user} />
+        <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
       <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">{children}</main>
     </div>

@@ -10,7 +10,7 @@ import { BULK_FORM_ID } from "@/components/requests/form-ids";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { PortalSearchSchema, searchPortals, type PortalSearch } from "@/lib/portals/search-portals";
 import { listRequestDocuments } from "@/lib/requests/request-documents";

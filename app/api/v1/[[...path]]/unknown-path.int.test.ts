@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DELETE as fallbackDELETE, GET as fallbackGET, PUT as fallbackPUT } from "@/app/api/v1/[[...path]]/route";
 import { db } from "@/lib/db";
 import { createApiContext } from "@/lib/test-support/fixtures";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { fallbackPathname } from "@/lib/api/api-paths";
 
 // The catch-all route behind proxy.ts: unknown paths, unserved methods and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { createApiContext } from "@/lib/test-support/fixtures";
 import { GET } from "./route";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as unknownPath, POST as unknownPathPost } from "@/app/api/v1/[[...path]]/route";
 import { GET as openApiJson } from "@/app/api/v1/openapi.json/route";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import type { OpenApiDocument } from "@/lib/api/openapi/types";
 import { API_OPERATIONS } from "@/lib/api/openapi/operations";
 

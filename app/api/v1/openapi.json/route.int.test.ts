@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 
 // The document depends only on the operation definitions and the URLs: it is built once per
 // process, and every GET serves the same bytes.

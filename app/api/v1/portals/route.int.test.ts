@@ -6,7 +6,7 @@ import { loadPortalRecords } from "@/lib/portals/portal-record";
 import { PortalSchema } from "@/lib/portals/schemas";
 import { toPortalResponse } from "@/lib/portals/to-response";
 import { PAGE_ORDER } from "@/lib/pagination";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
+import { portalApi } from "@/test/routes/portal-api";
 import { createApiContext, createTestOrg, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 
 describe("GET /api/v1/portals", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
-import { eventsOf, tasksApi } from "@/app/api/v1/test-support/tasks-api";
+import { callRoute } from "@/test/routes/call-route";
+import { eventsOf, tasksApi } from "@/test/routes/tasks-api";
 import { POST as inviteGuests } from "@/app/api/v1/portals/[portalId]/guests/route";
 import { db } from "@/lib/db";
 import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { completeTaskByUpload } from "@/lib/tasks/complete-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { createApiContext, createTestGuest, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
-import { eventsOf, tasksApi } from "@/app/api/v1/test-support/tasks-api";
+import { eventsOf, tasksApi } from "@/test/routes/tasks-api";
 
 // The task endpoints against a real database: D11 fields, D12 (one task.completed per Open → Done
 // transition on every route), D17 assignees, D18's send_reminder rule, D4 ids, scopes.

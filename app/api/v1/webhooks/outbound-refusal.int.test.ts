@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PATCH } from "@/app/api/v1/webhooks/[webhookId]/route";
 import { POST as TEST } from "@/app/api/v1/webhooks/[webhookId]/test/route";
 import { POST } from "@/app/api/v1/webhooks/route";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import type { OutboundPolicy, ResolvedAddress } from "@/lib/outbound";

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { decrypt } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { createApiContext, createTestOrg, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 import { GET } from "./route";

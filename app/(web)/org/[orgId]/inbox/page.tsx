@@ -9,10 +9,10 @@ import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { Select } from "@/components/ui/select";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { INBOX_FILTER_KINDS, InboxFilterSchema, inboxUnreadCount, listInbox, listInboxAssignees, type InboxFilter } from "@/lib/inbox/list-inbox";
 import { getPortal } from "@/lib/portals/get-portal";
-import { orNotFound } from "../vault/[portalId]/load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 import { markAllSeenAction, openInboxItemAction } from "./actions";
 
 export const metadata: Metadata = { title: "Inbox" };

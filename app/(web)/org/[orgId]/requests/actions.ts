@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import type { SettingsState } from "@/components/settings/action-form";
 import { cancelBulkRequest } from "@/lib/requests/bulk-progress";
 import { createBulkRequest } from "@/lib/requests/create-bulk-request";

@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { NavTabs, type NavTab } from "@/components/ui/nav-tabs";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 
 /**

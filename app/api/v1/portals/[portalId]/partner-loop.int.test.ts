@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
+import { portalApi } from "@/test/routes/portal-api";
 import { contentionStats, db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { verifyPartnerLink } from "@/lib/partner/verify-link";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
+import { portalApi } from "@/test/routes/portal-api";
 import { connectTestPartner, createApiContext, createTestOrg, createTestPortal, createTestWorkflowStates } from "@/lib/test-support/fixtures";
 
 const idsOf = (orgId: string, portalId: string) =>

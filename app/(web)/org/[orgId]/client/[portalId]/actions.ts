@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { isAppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { signDocument } from "@/lib/signing/sign-document";
 import { answerQuestion, markGeneralTaskDone, submitTaskForm } from "@/lib/tasks/task-answers";
 import type { FormState } from "@/lib/web/form-state";

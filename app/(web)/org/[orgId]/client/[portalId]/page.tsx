@@ -3,20 +3,21 @@ import { CheckCircle2, FileSignature, FolderOpen, ListChecks, MessageSquare, Und
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest/parts";
-import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest/task-forms";
-import { TaskUpload } from "@/components/guest/task-upload";
+import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
+import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest-view/task-forms";
+import { TaskUpload } from "@/components/guest-view/task-upload";
 import { PortalMessages } from "@/components/messages/portal-messages";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { findWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
 import { listMessages } from "@/lib/messages/thread";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { markThreadReadAction, postMessageAction } from "../../vault/[portalId]/message-actions";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 type Params = { orgId: string; portalId: string };
 
@@ -24,12 +25,7 @@ type Params = { orgId: string; portalId: string };
 const load = cache(async (orgId: string, portalId: string) => {
   const viewer = await findWebViewer(orgId, guestPortalPath(orgId, portalId));
   if (!viewer) notFound();
-  try {
-    return { viewer, view: await getGuestPortalView({ viewer, portalId }) };
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
+  return { viewer, view: await orNotFound(getGuestPortalView({ viewer, portalId })) };
 });
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
@@ -55,7 +51,7 @@ function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: stri
               <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
               <div className="mt-2 space-y-2">
                 {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
-                <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
+                <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
               </div>
             </details>
           ) : null}
@@ -86,7 +82,7 @@ function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: st
     <div className="space-y-2">
       {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
       {canUpload ? (
-        <TaskUpload orgId={orgId} portalId={portalId} taskId={task.id} next={next} />
+        <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next={next} />
       ) : (
         <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
       )}
@@ -182,7 +178,7 @@ export default async function GuestPortalPage({ params, searchParams }: { params
                         <summary className="cursor-pointer font-medium text-brand">Add more files to this request</summary>
                         <div className="mt-2">
                           <TaskUpload
-                            orgId={orgId}
+                            files={fileActions(orgId)}
                             portalId={portalId}
                             taskId={task.id}
                             next={`Added to “${task.title}”. ${view.portal.orgName} sees it with the rest.`}
@@ -210,6 +206,7 @@ export default async function GuestPortalPage({ params, searchParams }: { params
         <PortalMessages
           orgId={orgId}
           portalId={portalId}
+          files={fileActions(orgId)}
           messages={thread.messages}
           olderHref={thread.older ? `${guestPortalPath(orgId, portalId)}?before=${thread.older}#messages` : null}
           canDownload={view.permissions.download}
@@ -238,7 +235,7 @@ export default async function GuestPortalPage({ params, searchParams }: { params
             </summary>
             <p className="mt-2 text-sm text-slate-600">For anything that no request above asks for. {view.portal.orgName} is told about new files.</p>
             <div className="mt-2">
-              <TaskUpload orgId={orgId} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
+              <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
             </div>
           </details>
         ) : null}

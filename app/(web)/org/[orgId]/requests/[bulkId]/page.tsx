@@ -8,7 +8,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Progress } from "@/components/ui/progress";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getBulkRequest } from "@/lib/requests/bulk-progress";
 import { cancelBulkRequestAction } from "../actions";

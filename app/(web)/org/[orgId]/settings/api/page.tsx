@@ -4,7 +4,7 @@ import { ClientList } from "@/components/oauth/client-list";
 import { CreateClientForm } from "@/components/oauth/create-client-form";
 import { Card } from "@/components/ui/card";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { createClientAction, deleteClientAction, rotateSecretAction, updateClientProfileAction } from "./actions";

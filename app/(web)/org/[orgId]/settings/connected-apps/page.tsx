@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { RevokeGrant } from "@/components/oauth/revoke-grant";
 import { Card } from "@/components/ui/card";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { listUserGrants } from "@/lib/oauth/grants";
 import { revokeGrantAction } from "./actions";
 

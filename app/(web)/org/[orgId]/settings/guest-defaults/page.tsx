@@ -4,7 +4,7 @@ import { ActionForm } from "@/components/settings/action-form";
 import { Card } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { guestDefaultsAction } from "./actions";
 

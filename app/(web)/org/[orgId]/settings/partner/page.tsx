@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { PartnerConnectForm, PartnerDisconnectForm } from "@/components/partner/partner-settings";
 import { Card } from "@/components/ui/card";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { getPartnerConnection } from "@/lib/partner/connection";
 import { connectPartnerAction, disconnectPartnerAction, testPartnerAction } from "./actions";
 

@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { LOGO_MAX_BYTES } from "@/lib/organization/logo";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { isTwoFactorRequired } from "@/lib/auth/require-two-factor";

@@ -7,7 +7,7 @@ import { WebhookActions } from "@/components/webhooks/webhook-actions";
 import { WebhookForm } from "@/components/webhooks/webhook-form";
 import { Card } from "@/components/ui/card";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";

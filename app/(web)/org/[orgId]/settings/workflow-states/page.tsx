@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { WORKFLOW_STATE_NAME_MAX } from "@/lib/workflow/manage-workflow-states";
 import { addStateAction, moveStateAction, removeStateAction, renameStateAction } from "./actions";

@@ -8,10 +8,11 @@ import { deleteEntry } from "@/lib/files/delete-entry";
 import { moveEntry } from "@/lib/files/move-entry";
 import { renameEntry } from "@/lib/files/rename-entry";
 import { restoreEntry } from "@/lib/files/restore-entry";
-import { contentTypeSchema, filenameSchema, MAX_FILE_SIZE } from "@/lib/files/schemas";
+import { MAX_FILE_SIZE } from "@/lib/files/limits";
+import { contentTypeSchema, filenameSchema } from "@/lib/files/schemas";
 import { startUpload } from "@/lib/files/start-upload";
 import { isUuid } from "@/lib/ids";
-import type { FormState } from "@/lib/web/form-state";
+import type { EntryState, UploadCompleteState, UploadStartState } from "@/components/files/actions";
 import { orgAction } from "@/lib/web/org-action";
 
 // The portal's file actions for the web (the Files tab, the uploader, Recently deleted): each one
@@ -35,10 +36,6 @@ const returnTo = (orgId: string) => `/org/${orgId}`;
 /** Refreshes every view of the portal (its folders, Recently deleted, the tabs beside them). */
 function refresh(orgId: string, portalId: string) {
   revalidatePath(`/org/${orgId}/vault/${portalId}`, "layout");
-}
-
-export interface UploadStartState extends FormState {
-  ticket?: { fileId: string; uploadUrl: string; contentType: string };
 }
 
 /** Upload, first step: a pending record and a presigned PUT URL (lib/files/start-upload). Guests with `upload` too. */
@@ -69,10 +66,6 @@ export const startUploadAction = orgAction(
   },
 );
 
-export interface UploadCompleteState extends FormState {
-  file?: { id: string; name: string };
-}
-
 /** Upload, second step: the stored object is checked and the file registered, with `file.uploaded` (lib/files/complete-upload). */
 export const completeUploadAction = orgAction(
   {
@@ -86,11 +79,6 @@ export const completeUploadAction = orgAction(
     return { file: { id: file.id, name: file.name } };
   },
 );
-
-export interface EntryState extends FormState {
-  /** Set once the action succeeded (the dialog closes, the toast shows). */
-  done?: { id: string; name: string };
-}
 
 export const createFolderAction = orgAction(
   { minRole: "member", returnTo, fields: ["name"], input: z.object({ portalId: uuid("portal"), parentId: folderField, name: z.string() }) },

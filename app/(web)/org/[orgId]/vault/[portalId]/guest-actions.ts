@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { inviteGuests } from "@/lib/guests/invite-guests";
 import { removeGuest, resendInvitation } from "@/lib/guests/manage-guests";
 import { guestsOfRequest, InviteGuestsBodySchema } from "@/lib/guests/schemas";
-import { portalViewPath } from "@/lib/portals/links";
+import { portalViewPath } from "@/lib/links";
 import { orgAction } from "@/lib/web/org-action";
 
 // The guests tab: the same inviteGuests as POST /portals/{id}/guests (D16: trimmed, lower-cased,

@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
-import { PartnerLinkControl } from "@/components/portal/partner-link-control";
-import { PortalHeader } from "@/components/portal/portal-header";
+import { PartnerLinkControl } from "@/components/portal-workspace/partner-link-control";
+import { PortalHeader } from "@/components/portal-workspace/portal-header";
 import { NavTabs } from "@/components/ui/nav-tabs";
 import { mayOrg, mayPortal } from "@/lib/access/policy";
 import { unreadMessageCount } from "@/lib/messages/thread";
 import { refreshPartnerLinkIfStale } from "@/lib/partner/verify-link";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
-import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { portalPath, portalViewPath } from "@/lib/links";
 import { loadMemberPortal } from "./load-portal";
 import { setPartnerIdAction } from "./partner-actions";
 import { setArchivedAction, setTagsAction, setWorkflowStateAction } from "./portal-actions";

@@ -1,20 +1,10 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { findWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { findWebViewer } from "@/lib/web/web-viewer";
+import { orNotFound } from "@/lib/web/or-not-found";
 import { getPortal } from "@/lib/portals/get-portal";
-import { guestPortalPath, portalPath } from "@/lib/portals/links";
-
-/** What the viewer may not see (lib/access) is a missing page here. */
-export async function orNotFound<T>(load: Promise<T>): Promise<T> {
-  try {
-    return await load;
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
-}
+import { guestPortalPath, portalPath } from "@/lib/links";
 
 /**
  * The member viewer and the portal, once per request for the layout, its title and every tab.

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isUuid } from "@/lib/ids";
 import { postMessage } from "@/lib/messages/post-message";
 import { markThreadRead } from "@/lib/messages/thread";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import type { FormState } from "@/lib/web/form-state";
 import { orgAction } from "@/lib/web/org-action";
 

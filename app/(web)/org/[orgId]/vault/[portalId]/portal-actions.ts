@@ -2,10 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { MAX_NAME_LENGTH } from "@/lib/portals/limits";
-import { portalPath } from "@/lib/portals/links";
+import { portalPath } from "@/lib/links";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { orgAction } from "@/lib/web/org-action";
 

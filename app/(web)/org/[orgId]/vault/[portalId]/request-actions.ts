@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import type { SettingsState } from "@/components/settings/action-form";
 import { changeRecurringRequest, createRecurringRequest } from "@/lib/requests/recurring-requests";
 import { RECURRENCE_FREQUENCIES } from "@/lib/requests/schemas";

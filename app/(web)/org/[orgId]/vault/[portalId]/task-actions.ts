@@ -2,14 +2,14 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { PortalActionState } from "@/components/portal/state";
+import type { PortalActionState } from "@/components/portal-workspace/state";
 import { taskActionTypes } from "@/lib/events/types";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { reviewTask } from "@/lib/tasks/review-task";
 import { checkFormFields, setTaskFormFields } from "@/lib/tasks/form-fields";
-import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document";
+import { SignaturePlacementSchema, setSignDocument } from "@/lib/tasks/sign-document-task";
 import { updateTask } from "@/lib/tasks/update-task";
 import { jsonField } from "@/lib/web/json-field";
 import { orgAction } from "@/lib/web/org-action";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fileUploadedEvents, filesApi } from "@/app/api/v1/test-support/files-api";
+import { fileUploadedEvents, filesApi } from "@/test/routes/files-api";
 import { db } from "@/lib/db";
 import { createApiContext, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
 import { createTestFolder, objectKeys, removeObjects } from "@/lib/test-support/storage";

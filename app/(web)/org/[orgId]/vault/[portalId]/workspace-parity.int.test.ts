@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as postGuests } from "@/app/api/v1/portals/[portalId]/guests/route";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
-import { portalApi } from "@/app/api/v1/test-support/portal-api";
-import { tasksApi } from "@/app/api/v1/test-support/tasks-api";
+import { callRoute } from "@/test/routes/call-route";
+import { portalApi } from "@/test/routes/portal-api";
+import { tasksApi } from "@/test/routes/tasks-api";
 import { systemViewer } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { createTask } from "@/lib/tasks/create-task";

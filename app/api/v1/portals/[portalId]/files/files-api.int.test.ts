@@ -1,12 +1,12 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { fileWebUrl } from "@/lib/portals/links";
+import { fileWebUrl } from "@/lib/links";
 import { bucket, fileStorageKey, s3 } from "@/lib/storage/s3";
 import { issueAccessToken } from "@/lib/oauth/access-token";
-import { ALL_SCOPES } from "@/lib/oauth/scopes";
+import { ALL_SCOPES } from "@/lib/access/scopes";
 import { createApiContext, createTestOrg, createTestPortal, createTestUser } from "@/lib/test-support/fixtures";
-import { fileUploadedEvents, filesApi } from "@/app/api/v1/test-support/files-api";
+import { fileUploadedEvents, filesApi } from "@/test/routes/files-api";
 import { createTestFolder, objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";
 
 // GET files and the two-step upload (POST files without file_url, PUT to the presigned URL, POST

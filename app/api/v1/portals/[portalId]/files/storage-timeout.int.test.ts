@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
-import { filesApi } from "@/app/api/v1/test-support/files-api";
+import { filesApi } from "@/test/routes/files-api";
 import { removeObjects } from "@/lib/test-support/storage";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
 import { resetS3ClientForTests } from "@/lib/storage/s3";

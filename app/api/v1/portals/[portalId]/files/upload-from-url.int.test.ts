@@ -3,11 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { viewerFromApiAuth } from "@/lib/access/viewer";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { isScope } from "@/lib/oauth/scopes";
-import { startServer, type TestServer } from "@/lib/outbound/test-servers";
+import { isScope } from "@/lib/access/scopes";
+import { startServer, type TestServer } from "@/lib/test-support/test-servers";
 import { fileStorageKey } from "@/lib/storage/s3";
 import { createApiContext, createTestPortal } from "@/lib/test-support/fixtures";
-import { fileUploadedEvents, filesApi, type UploadedJson } from "@/app/api/v1/test-support/files-api";
+import { fileUploadedEvents, filesApi, type UploadedJson } from "@/test/routes/files-api";
 import { objectBytes, objectKeys, removeObjects } from "@/lib/test-support/storage";
 import { uploadFromUrl } from "@/lib/files/upload-from-url";
 

@@ -1,7 +1,7 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendEmailFunction } from "@/inngest/functions/send-email";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { verifyCredentials } from "@/lib/auth/verify-credentials";
 import { db } from "@/lib/db";
 import { startSmtpSink, textBody, type SmtpSink } from "@/lib/email/test-support/smtp-sink";

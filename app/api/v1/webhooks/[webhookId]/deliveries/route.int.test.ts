@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi/document";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";

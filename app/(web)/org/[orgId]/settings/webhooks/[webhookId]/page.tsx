@@ -5,7 +5,7 @@ import { WebhooksNotice } from "@/components/webhooks/notice";
 import { RedeliverButton, SendTestButton } from "@/components/webhooks/webhook-actions";
 import { Card } from "@/components/ui/card";
 import { mayOrg } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getWebhook, listDeliveries, type DeliveryWithAttempts } from "@/lib/webhooks/deliveries";
 import { redeliverAction, testWebhookAction } from "../actions";

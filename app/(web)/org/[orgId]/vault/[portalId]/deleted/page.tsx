@@ -4,11 +4,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeletedList } from "@/components/files/deleted-list";
 import { EmptyState } from "@/components/ui/empty-state";
-import { findWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { listRecentlyDeleted } from "@/lib/files/recently-deleted";
 import { isUuid } from "@/lib/ids";
-import { portalPath, portalViewPath } from "@/lib/portals/links";
+import { portalPath, portalViewPath } from "@/lib/links";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const metadata: Metadata = { title: "Recently deleted" };
 
@@ -20,13 +21,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
   if (!isUuid(orgId) || !isUuid(portalId)) notFound();
   const viewer = await findWebViewer(orgId, portalViewPath(orgId, portalId, "deleted"));
   if (!viewer) notFound();
-  let entries;
-  try {
-    entries = await listRecentlyDeleted({ viewer, portalId });
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
+  const entries = await orNotFound(listRecentlyDeleted({ viewer, portalId }));
   return (
     <div className="space-y-4" data-testid="recently-deleted">
       <div>
@@ -49,7 +44,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
         </EmptyState>
       ) : (
         <DeletedList
-          orgId={orgId}
+          actions={fileActions(orgId)}
           portalId={portalId}
           entries={entries.map((e) => ({
             id: e.id,

@@ -1,14 +1,15 @@
 import { Users } from "lucide-react";
 import { GuestRowActions, InviteGuestsDialog } from "@/components/guests/guest-controls";
 import { PermissionList } from "@/components/guests/permission-list";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, Td, Th } from "@/components/ui/table";
 import { getInviteDefaults } from "@/lib/guests/invite-defaults";
 import { listPortalGuests } from "@/lib/guests/manage-guests";
 import { inviteGuestsAction, removeGuestAction, resendInvitationAction } from "../guest-actions";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const generateMetadata = tabMetadata("Guests");
 

@@ -1,15 +1,16 @@
 import { History } from "lucide-react";
 import Link from "next/link";
-import { describeAudit } from "@/components/portal/describe-audit";
-import { formatWhen } from "@/components/portal/format";
+import { describeAudit } from "@/components/portal-workspace/describe-audit";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
 import { HISTORY_KINDS, listPortalAudit, type HistoryKind } from "@/lib/audit/list-audit";
 import { decodeCursor, encodeCursor } from "@/lib/pagination";
-import { portalViewPath } from "@/lib/portals/links";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+import { portalViewPath } from "@/lib/links";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 export const generateMetadata = tabMetadata("History");
 

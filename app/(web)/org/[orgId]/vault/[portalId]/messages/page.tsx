@@ -2,8 +2,10 @@ import { PortalMessages } from "@/components/messages/portal-messages";
 import { mayPortal } from "@/lib/access/policy";
 import { listMessages } from "@/lib/messages/thread";
 import { getOrgProfile } from "@/lib/organization/profile";
-import { portalViewPath } from "@/lib/portals/links";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../load-portal";
+import { portalViewPath } from "@/lib/links";
+import { orNotFound } from "@/lib/web/or-not-found";
+import { fileActions } from "../bind-file-actions";
+import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { markThreadReadAction, postMessageAction } from "../message-actions";
 
 export const generateMetadata = tabMetadata("Messages");
@@ -30,6 +32,7 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
       <PortalMessages
         orgId={orgId}
         portalId={portalId}
+        files={fileActions(orgId)}
         messages={messages}
         olderHref={older ? `${base}?before=${older}` : null}
         canDownload

@@ -1,8 +1,8 @@
 import { KeyRound } from "lucide-react";
 import { notFound } from "next/navigation";
-import { DeletePortalButton } from "@/components/portal/delete-portal";
-import { RenamePortalForm } from "@/components/portal/rename-portal-form";
-import { TagsEditor } from "@/components/portal/tags-editor";
+import { DeletePortalButton } from "@/components/portal-workspace/delete-portal";
+import { RenamePortalForm } from "@/components/portal-workspace/rename-portal-form";
+import { TagsEditor } from "@/components/portal-workspace/tags-editor";
 import { mayOrg } from "@/lib/access/policy";
 import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { deletePortalAction, renamePortalAction, setTagsAction } from "../portal-actions";

@@ -4,11 +4,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { PdfPreview } from "@/components/files/pdf-preview";
-import { SignForm } from "@/components/guest/sign-form";
+import { SignForm } from "@/components/guest-view/sign-form";
 import { Card } from "@/components/ui/card";
-import { findWebViewer } from "@/lib/access/web-viewer";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
-import { guestPortalPath } from "@/lib/portals/links";
+import { guestPortalPath } from "@/lib/links";
 import { getDocumentToSign } from "@/lib/signing/sign-document";
 import { signAction } from "../../actions";
 

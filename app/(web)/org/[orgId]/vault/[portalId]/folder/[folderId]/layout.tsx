@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
 import { getFolderPath } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
-import { loadMemberPortal, orNotFound } from "../../load-portal";
+import { loadMemberPortal } from "../../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 

@@ -12,30 +12,21 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayPortal } from "@/lib/access/policy";
-import { findWebViewer } from "@/lib/access/web-viewer";
-import { isAppError } from "@/lib/errors";
+import { findWebViewer } from "@/lib/web/web-viewer";
 import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
 import { listPartnerPushStatuses } from "@/lib/partner/push";
-import { fileDownloadPath, portalPath } from "@/lib/portals/links";
+import { fileDownloadPath, portalPath } from "@/lib/links";
 import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { orNotFound } from "@/lib/web/or-not-found";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
 
 const PAGE_SIZE = 50;
-
-/** What the viewer may not see (lib/access) is a missing page here. */
-async function orNotFound<T>(load: Promise<T>): Promise<T> {
-  try {
-    return await load;
-  } catch (e) {
-    if (isAppError(e) && (e.code === "not_found" || e.code === "forbidden")) notFound();
-    throw e;
-  }
-}
 
 /** The viewer (the layout checks the portal; getFolderView checks it again): no role in the organization is not found. */
 async function loadViewer(orgId: string, portalId: string, folderId: string) {
@@ -100,6 +91,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
   // Each file's push to the partner, for the firm: absent when never pushed.
   const pushes = canManage ? await listPartnerPushStatuses({ viewer, portalId }) : {};
   const canUpload = mayPortal(viewer, portalId, "upload");
+  const files = fileActions(orgId);
 
   const base = portalPath(orgId, portalId, parent);
   /** This folder's link with the list state, changed by `change`. */
@@ -163,7 +155,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
             ))}
           </ol>
         </nav>
-        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton orgId={orgId} portalId={portalId} parentId={parent} /> : null}</div>
+        <div className="flex flex-wrap gap-2">{canManage ? <NewFolderButton actions={files} portalId={portalId} parentId={parent} /> : null}</div>
       </div>
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
@@ -182,7 +174,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
         </aside>
 
         <div className="min-w-0 space-y-4">
-          {canUpload ? <Uploader orgId={orgId} portalId={portalId} folderId={parent} /> : null}
+          {canUpload ? <Uploader actions={files} portalId={portalId} folderId={parent} /> : null}
           {view.total === 0 ? (
             <EmptyState icon={canUpload ? Upload : FileText} title="This folder is empty">
               {canUpload ? "Drop files on the upload area above, or press Choose files to pick them from your device." : "Nothing has been shared here yet."}
@@ -276,7 +268,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                       </Td>
                       <Td className="text-right">
                         <EntryActions
-                          orgId={orgId}
+                          actions={files}
                           portalId={portalId}
                           entry={{ id: e.id, name: e.name, isFolder: e.isFolder, parentId: parent }}
                           tree={tree}

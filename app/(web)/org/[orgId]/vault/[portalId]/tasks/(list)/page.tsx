@@ -2,7 +2,7 @@ import { ClipboardList, Users } from "lucide-react";
 import { ScheduleDialog } from "@/components/requests/schedule-dialog";
 import { RecurringList, TemplateRequestList } from "@/components/requests/schedule-lists";
 import Link from "next/link";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
@@ -13,10 +13,12 @@ import { listRequestDocuments } from "@/lib/requests/request-documents";
 import { listTemplateRequests } from "@/lib/requests/template-requests";
 import { listPortalTasks } from "@/lib/tasks/list-portal-tasks";
 import { listAssigneeOptions } from "@/lib/tasks/task-panel-data";
-import { loadMemberPortal, orNotFound, tabMetadata } from "../../load-portal";
+import { loadMemberPortal, tabMetadata } from "../../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 import { addTemplateRequestAction, changeRecurringRequestAction, createRecurringRequestAction, removeTemplateRequestAction } from "../../request-actions";
 import { createTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 export const generateMetadata = tabMetadata("Tasks");
 
@@ -46,7 +48,7 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
   );
   const create = (
     <CreateTaskDialog
-      orgId={orgId}
+      files={fileActions(orgId)}
       portalId={portalId}
       action={createTaskAction.bind(null, orgId)}
       guests={options.guests}

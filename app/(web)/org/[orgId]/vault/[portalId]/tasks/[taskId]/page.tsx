@@ -2,7 +2,7 @@ import { ArrowLeft, FileText, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatWhen } from "@/components/portal/format";
+import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
@@ -11,7 +11,7 @@ import { EditTaskDialog } from "@/components/tasks/task-form-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { isUuid } from "@/lib/ids";
-import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/portals/links";
+import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/links";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { reminderLabel } from "@/lib/tasks/reminder-schedule";
 import { getSignatureRecord, type SignatureRecord } from "@/lib/signing/signature-record";
@@ -19,9 +19,11 @@ import { getSigners } from "@/lib/tasks/signers";
 import { REVIEWABLE } from "@/lib/tasks/review-task";
 import { getTaskDetails } from "@/lib/tasks/task-details";
 import { getPortalTask } from "@/lib/tasks/task-panel-data";
-import { loadMemberPortal, orNotFound } from "../../load-portal";
+import { loadMemberPortal } from "../../load-portal";
+import { orNotFound } from "@/lib/web/or-not-found";
 import { deleteTaskAction, reviewTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
+import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 
 type Params = { orgId: string; portalId: string; taskId: string };
 
@@ -244,7 +246,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                 Document to sign
                 {signers.started ? null : (
                   <EditDocumentDialog
-                    orgId={orgId}
+                    files={fileActions(orgId)}
                     portalId={portalId}
                     taskId={task.id}
                     action={setDocumentAction.bind(null, orgId)}

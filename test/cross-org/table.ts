@@ -17,8 +17,8 @@ import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[webhookId]/r
 import { GET as listWebhooks, POST as createWebhook } from "@/app/api/v1/webhooks/route";
 import { GET as listWorkflowStates } from "@/app/api/v1/workflow-states/route";
 import type { RouteHandler } from "@/lib/api/route";
-import type { CallOptions } from "@/app/api/v1/test-support/call-route";
-import type { Attacker, Victim } from "@/app/test-support/cross-org/fixtures";
+import type { CallOptions } from "@/test/routes/call-route";
+import type { Attacker, Victim } from "@/test/cross-org/fixtures";
 
 // The cross-organization sweep, as one table: every way in, called by the attacker (another
 // organization, a token of every scope) on the victim's things. sweep.int.test.ts fails when an
@@ -35,7 +35,7 @@ import type { Attacker, Victim } from "@/app/test-support/cross-org/fixtures";
  *   organization).
  * Always: nothing of the victim's in the answer, and the victim's rows exactly as they were.
  */
-export type Expectation = "not_found" | "as_unknown" | "own_only";
+type Expectation = "not_found" | "as_unknown" | "own_only";
 
 export interface ApiRow {
   kind: "api";
@@ -51,7 +51,7 @@ export interface ApiRow {
 
 /**
  * The web rows are called over HTTP against the production build (fuzz tier,
- * app/test-support/cross-org/web-sweep.server.ts) by two callers: `member`, an admin of another
+ * test/cross-org/web-sweep.server.ts) by two callers: `member`, an admin of another
  * organization, and `guest`, a guest of another portal of the victim's organization. Each row says
  * what each caller must get (a caller left out is not tried):
  * - `not_found`: a page or route answers 404; an action answers the form state of a not_found
@@ -64,7 +64,7 @@ export interface ApiRow {
  */
 export type WebCaller = "member" | "guest";
 export type WebExpectation = "not_found" | "own_only" | "as_unknown";
-export type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
+type WebExpectations = Partial<Record<WebCaller, WebExpectation>>;
 
 export interface PageRow {
   kind: "page";
@@ -102,14 +102,14 @@ export interface ActionRow {
 }
 
 /** A page, route or action that serves nothing of an organization by an id: why it needs no probe. */
-export interface PublicRow {
+interface PublicRow {
   kind: "public";
   /** A page or route (`/sign-in`), or an action (`app/sign-in/actions.ts#signOutAction`). */
   target: string;
   why: string;
 }
 
-export type WebRow = PageRow | WebRouteRow | ActionRow | PublicRow;
+type WebRow = PageRow | WebRouteRow | ActionRow | PublicRow;
 export type SweepRow = ApiRow | WebRow;
 
 const api = (operationId: string, attempt: string, handler: RouteHandler, expect: Expectation, request: ApiRow["request"]): ApiRow => ({
@@ -689,8 +689,6 @@ export const SWEEP: readonly SweepRow[] = [
   route("/org/[orgId]/vault/[portalId]/file/[fileId]/download", "GET", "the victim's file as a preview", both, (v) =>
     download(v.orgId, v.portal.id, v.file.id, true),
   ),
-  // Off (404, no connection) unless the benchmark starts its own server with BENCH_FLOOR=1; there it reads the portals of the token's grant only.
-  route("/api/bench-floor", "GET", "the benchmark's framework floor, off on a production server", both, () => "/api/bench-floor"),
   open("/invite/[token]/renew", "addressed by the invitation's secret token; renews only an expired invitation, to the invited address"),
   open("/pdf-worker.mjs", "the pdf.js worker script, the same static file for everyone"),
   open("/api/inngest", "the job engine's endpoint: signed requests only (INNGEST_SIGNING_KEY)"),

@@ -6,7 +6,7 @@ import type { FormState } from "@/lib/web/form-state";
 import type { BoundAction } from "./state";
 
 /** The first message of a failed action's state (its form message or a field's), else null. */
-export function stateError(state: FormState): string | null {
+function stateError(state: FormState): string | null {
   return state.error ?? Object.values(state.fieldErrors ?? {}).find(Boolean) ?? null;
 }
 

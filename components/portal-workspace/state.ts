@@ -1,8 +1,6 @@
 // What the portal workspace's actions give back (app/(web)/org/[orgId]/vault/[portalId]/*-actions.ts).
 import type { FormState } from "@/lib/web/form-state";
 
-export type { FormAction } from "@/lib/web/form-state";
-
 export interface PortalActionState extends FormState {
   /** Bumped on each success. */
   done?: number;

@@ -1,7 +1,7 @@
 import { CalendarClock, ChevronDown, Download, FileSignature, FileText } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/portals/links";
+import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/links";
 
 // Pieces of the client's pages (guest home and portal view), server-rendered.
 
@@ -15,7 +15,7 @@ export const ACTION_LABEL: Record<string, string> = {
   FillForm: "Form",
 };
 
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -1,6 +1,6 @@
 import { requireUser } from "@/lib/auth/session";
 import { markGuestSeen } from "@/lib/guests/manage-guests";
-import { findUserViewer, getUserViewer, type UserViewer } from "./viewer";
+import { findUserViewer, getUserViewer, type UserViewer } from "@/lib/access/viewer";
 
 // The viewer of a page or server action: the session's user in the organization of the URL.
 // Web code only (it reads the session); domain functions receive the viewer.

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OutboundError } from "./errors";
+import { OutboundError } from "@/lib/outbound/errors";
 
 // Real loopback receivers for the outbound tests: they count TCP connections, so a test can
 // show that a refused request never opened a socket.
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];

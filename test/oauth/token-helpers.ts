@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { checkAuthorizeRequest, issueAuthorizationCode } from "@/lib/oauth/authorize";
-import type { Scope } from "@/lib/oauth/scopes";
+import type { Scope } from "@/lib/access/scopes";
 import { refreshTokenHash } from "@/lib/oauth/token/refresh-token-value";
 import { createTestClient, createTestOrg, createTestUser } from "@/lib/test-support/fixtures";
 import { POST as tokenPOST } from "@/app/oauth/token/route";

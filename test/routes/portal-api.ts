@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { GET as getOne, PATCH as patchOne } from "@/app/api/v1/portals/[portalId]/route";
 import { POST as postWorkflow } from "@/app/api/v1/portals/[portalId]/workflow/route";
 import { GET as getList, POST as postCreate } from "@/app/api/v1/portals/route";
-import { callRoute, type CallResult } from "@/app/api/v1/test-support/call-route";
+import { callRoute, type CallResult } from "@/test/routes/call-route";
 import type { PortalSchema } from "@/lib/portals/schemas";
 
 // The portal endpoints as an API client calls them, for integration tests.

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { POST as postComplete } from "@/app/api/v1/portals/[portalId]/files/complete/route";
 import { GET as getList, POST as postUpload } from "@/app/api/v1/portals/[portalId]/files/route";
-import { callRoute, type CallResult } from "@/app/api/v1/test-support/call-route";
+import { callRoute, type CallResult } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import type { FileSchema } from "@/lib/files/schemas";
 

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_OPERATIONS } from "@/lib/api/openapi/operations";
-import { callRoute } from "@/app/api/v1/test-support/call-route";
+import { callRoute } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { changedTables, ORG_STATE_SQL, ORG_TABLES, type OrgState } from "@/lib/test-support/org-state";
-import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
-import { SWEEP, type ApiRow } from "@/app/test-support/cross-org/table";
-import { coveredByRows, missingRows, scanApp, staleRows, TABLE } from "@/app/test-support/cross-org/web-scan";
+import { createAttacker, createVictim, victimSecrets, type Attacker, type Victim } from "@/test/cross-org/fixtures";
+import { SWEEP, type ApiRow } from "@/test/cross-org/table";
+import { coveredByRows, missingRows, scanApp, staleRows, TABLE } from "@/test/cross-org/web-scan";
 
 // Every row of the sweep table (table.ts): another organization's token on this organization's
 // things answers not-found (D4) or only its own data, and changes nothing of the victim's.
@@ -48,7 +48,7 @@ describe("the sweep table", () => {
   it("has a row for every API operation", () => {
     const covered = new Set(API_ROWS.map((r) => r.operationId));
     const missing = API_OPERATIONS.map((o) => o.operationId).filter((id) => !covered.has(id));
-    expect(missing, "add rows for these operations to app/test-support/cross-org/table.ts").toEqual([]);
+    expect(missing, "add rows for these operations to test/cross-org/table.ts").toEqual([]);
   });
 
   it("has a row for every page, route handler (outside /api/v1) and server action under app/", () => {
@@ -63,7 +63,7 @@ describe("the sweep table", () => {
     const surface = { pages: ["/org/[orgId]/reports"], routes: ["/files/[fileId]/download"], actions: ["app/x/actions.ts#archiveAction"] };
     const missing = missingRows(surface, new Set());
     expect(missing).toHaveLength(3);
-    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to app\/test-support\/cross-org\/table\.ts$/);
+    expect(missing[0]).toMatch(/^page \/org\/\[orgId\]\/reports: add page\("\/org\/\[orgId\]\/reports", .* to test\/cross-org\/table\.ts$/);
     expect(missing[1]).toContain('add route("/files/[fileId]/download", "GET"');
     expect(missing[2]).toContain('add action("app/x/actions.ts", "archiveAction"');
     expect(missingRows(surface, new Set([...surface.pages, ...surface.routes, ...surface.actions]))).toEqual([]);

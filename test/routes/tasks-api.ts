@@ -1,13 +1,13 @@
 import { POST as postComplete } from "@/app/api/v1/tasks/[taskId]/complete/route";
 import { PATCH as patchTask } from "@/app/api/v1/tasks/[taskId]/route";
 import { GET as getList, POST as postCreate } from "@/app/api/v1/portals/[portalId]/tasks/route";
-import { callRoute, type CallResult } from "@/app/api/v1/test-support/call-route";
+import { callRoute, type CallResult } from "@/test/routes/call-route";
 import { db } from "@/lib/db";
 import type { TaskJson } from "@/lib/tasks/schemas";
 
 // The task endpoints as an API client calls them, for integration tests.
 
-export type ErrorJson = { error: string; error_description: string };
+type ErrorJson = { error: string; error_description: string };
 type Result<T> = Promise<CallResult<T & Partial<ErrorJson>>>;
 export type TaskOut = Omit<TaskJson, "due_date" | "created_at" | "updated_at" | "completed_at"> & {
   due_date: string | null;

@@ -6,8 +6,8 @@ import { encode } from "next-auth/jwt";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { createAttacker, createVictim, portalSecrets, victimSecrets, type Attacker, type Victim } from "@/app/test-support/cross-org/fixtures";
-import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebExpectation, type WebRouteRow } from "@/app/test-support/cross-org/table";
+import { createAttacker, createVictim, portalSecrets, victimSecrets, type Attacker, type Victim } from "@/test/cross-org/fixtures";
+import { SWEEP, type ActionRow, type PageRow, type WebCaller, type WebExpectation, type WebRouteRow } from "@/test/cross-org/table";
 import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/org-state";
 
 // The web half of the cross-organization sweep: every page, route handler and server action of
@@ -21,7 +21,7 @@ import { changedTables, ORG_STATE_SQL, type OrgState } from "@/lib/test-support/
 // browser's client does. That every page, route and action has a row is checked in the
 // integration tier (sweep.int.test.ts, web-scan.ts), without a build.
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const { baseUrl } = inject("fuzz");
 
 // --- the calls ----------------------------------------------------------------------------------
@@ -34,14 +34,11 @@ const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 2
 const victimState = async (): Promise<OrgState> => (await pool.query<OrgState>(ORG_STATE_SQL, [victim.orgId])).rows[0]!;
 
 // The session cookie Auth.js sets over http (lib/auth: JWT sessions), signed with the server's
-// secret, naming a live UserSession row as a sign-in makes (lib/auth/user-sessions.ts).
+// secret, naming a UserSession row as a sign-in makes one (lib/auth/user-sessions.ts).
 const SESSION_COOKIE = "authjs.session-token";
 async function sessionCookie(user: { id: string; email: string; name: string | null }): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO "UserSession" ("id", "userId", "userAgent", "ip") VALUES (gen_random_uuid(), $1, 'cross-organization sweep', '127.0.0.1') RETURNING "id"`,
-    [user.id],
-  );
-  const sid = rows[0]!.id;
+  const sid = crypto.randomUUID();
+  await pool.query(`INSERT INTO "UserSession" (id, "userId") VALUES ($1, $2)`, [sid, user.id]);
   const token = await encode({ token: { sub: user.id, sid, email: user.email, name: user.name }, secret: process.env["AUTH_SECRET"]!, salt: SESSION_COOKIE });
   return `${SESSION_COOKIE}=${token}`;
 }

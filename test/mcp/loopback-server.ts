@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 // the SDK's client and our handlers, without a Next.js build. Each route is a web-standard
 // handler; `params` are the dynamic segments, as Next.js passes them.
 
-export type LoopbackHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
+type LoopbackHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
 
 export interface LoopbackRoute {
   method: string;

@@ -4,8 +4,9 @@ import pg from "pg";
 // The "framework floor" of `npm run bench` (scripts/bench/portals-list.ts): the bare baseline's
 // work (scripts/bench/anchors/bare-portals.mjs) as a route handler of this same production build,
 // so the benchmark measures what Next.js itself costs beside the product's GET /api/v1/portals.
-// It exists only in a server started with BENCH_FLOOR=1 (the benchmark starts its own); in any
-// other server every request to it is a 404 and it opens no connection.
+// Only a benchmark build compiles it: `.bench.ts` is a page extension only when next.config.ts
+// sees BENCH_BUILD=1 (`BENCH_BUILD=1 npm run build`); `npm run build` leaves it out, so a
+// production server has no such route.
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +28,6 @@ function start(url: URL) {
 }
 
 export async function GET(req: Request): Promise<Response> {
-  if (process.env["BENCH_FLOOR"] !== "1") return new Response(null, { status: 404 });
   const url = new URL(req.url);
   floor ??= start(url);
   try {

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { Uploader } from "@/components/files/uploader";
 import { useToast } from "@/components/ui/toast";
+import type { FileActions } from "@/components/files/actions";
 
 /**
  * Files sent for a task (a File Request, more files for one already sent, or attachments to a
@@ -10,12 +11,12 @@ import { useToast } from "@/components/ui/toast";
  * arrived and what happens next, and the page refreshes, so a File Request the first upload
  * fulfilled moves to Done.
  */
-export function TaskUpload({ orgId, portalId, taskId, next }: { orgId: string; portalId: string; taskId: string | null; next: string }) {
+export function TaskUpload({ files, portalId, taskId, next }: { files: FileActions; portalId: string; taskId: string | null; next: string }) {
   const router = useRouter();
   const toast = useToast();
   return (
     <Uploader
-      orgId={orgId}
+      actions={files}
       portalId={portalId}
       folderId={null}
       taskId={taskId ?? undefined}

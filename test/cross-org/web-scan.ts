@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { SWEEP } from "@/app/test-support/cross-org/table";
+import { SWEEP } from "@/test/cross-org/table";
 
 // What app/ serves on the web, as the rows of table.ts name it: pages and route handlers by their
 // route (`/org/[orgId]/settings/api`, without route groups), server actions as `file#export`.
 // /api/v1 is the API: its operations have rows of their own (by operationId).
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-export const TABLE = "app/test-support/cross-org/table.ts";
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const TABLE = "test/cross-org/table.ts";
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -35,7 +35,7 @@ export interface WebSurface {
 
 /** The pages, route handlers (outside /api/v1) and "use server" exports under `appDir`. */
 export function scanApp(appDir = path.join(root, "app")): WebSurface {
-  const files = walk(appDir).filter((f) => !f.split(path.sep).includes("test-support"));
+  const files = walk(appDir);
   const pages = files.filter((f) => /[/\\]page\.(tsx?|jsx?)$/.test(f)).map((f) => routeOf(appDir, f));
   const routes = files
     .filter((f) => /[/\\]route\.(ts|js)$/.test(f))
