@@ -22,6 +22,19 @@ describe("isDatabaseUnavailable", () => {
     ],
     ["node-postgres reset under a query", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" })],
     ["the pool could not hand out a connection in time", new Error("timeout exceeded when trying to connect")],
+    [
+      "Prisma P2028: no connection for a transaction within maxWait",
+      Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" }),
+    ],
+    [
+      "Prisma P2028: the transaction ran past its timeout and was rolled back",
+      Object.assign(
+        new Error(
+          "Transaction already closed: A commit cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 5012 ms passed since the start of the transaction.",
+        ),
+        { code: "P2028" },
+      ),
+    ],
     ["wrapped as a cause", new Error("outer", { cause: Object.assign(new Error("inner"), { code: "08006" }) })],
   ])("%s: yes", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
@@ -29,6 +42,7 @@ describe("isDatabaseUnavailable", () => {
 
   it.each([
     ["a unique violation", prismaError("P2002")],
+    ["another transaction API error", Object.assign(new Error("Transaction API error: Transaction not found."), { code: "P2028" })],
     ["a failed query of its own (22P02)", prismaError("P2010", { kind: "postgres", originalCode: "22P02" })],
     ["a plain bug", new TypeError("cannot read properties of undefined")],
     ["not an error", "Connection terminated"],

@@ -20,9 +20,14 @@ const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
  * errors before they could reach an API answer.
  */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
-/** node-postgres errors without a code, when a connection ends under a query or the pool cannot hand one out. */
+/**
+ * node-postgres errors without a code, when a connection ends under a query or the pool cannot hand
+ * one out; and Prisma's P2028 when an interactive transaction could not get a connection within its
+ * maxWait, or ran past its timeout and was rolled back (an overloaded pool or server: nothing was
+ * committed, and the same request succeeds once the load passes).
+ */
 const MESSAGES =
-  /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server|timeout exceeded when trying to connect/;
+  /Connection terminated|Client has encountered a connection error|Connection is closed|Can't reach database server|timeout exceeded when trying to connect|Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
 
 const codeLike = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
