@@ -32,3 +32,10 @@ export async function recordClientActivity(
     },
   });
 }
+
+/** The first words of a message, as the inbox and the email's list show it (or what it attached). */
+export function messageSummary(body: string, files: { name: string }[]): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  if (line) return line.length > 120 ? `${line.slice(0, 117)}…` : line;
+  return files.length === 1 ? `Sent ${files[0]!.name}` : `Sent ${files.length} files`;
+}

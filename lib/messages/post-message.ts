@@ -5,19 +5,12 @@ import { AppError, forbidden, invalidField } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { withChange } from "@/lib/events/with-change";
 import { isUuid } from "@/lib/ids";
-import { isClient, recordClientActivity } from "@/lib/inbox/record-activity";
+import { isClient, messageSummary, recordClientActivity } from "@/lib/inbox/record-activity";
 import { lockPortal } from "@/lib/portals/lock-portal";
 import { touchPortal } from "@/lib/tasks/task-changes";
 
 const MAX_MESSAGE_LENGTH = 10_000;
 const MAX_ATTACHMENTS = 10;
-
-/** The first words of a message, as the inbox and the email's list show it. */
-export function messageSummary(body: string, files: { name: string }[]): string {
-  const line = body.replace(/\s+/g, " ").trim();
-  if (line) return line.length > 120 ? `${line.slice(0, 117)}…` : line;
-  return files.length === 1 ? `Sent ${files[0]!.name}` : `Sent ${files.length} files`;
-}
 
 /**
  * Writes a message to the portal's thread, as a member or admin (the firm) or a guest of the

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { messagePostedEmail } from "@/lib/email/templates/message-posted";
 import { env } from "@/lib/env";
-import { messageSummary } from "@/lib/messages/post-message";
+import { messageSummary } from "@/lib/inbox/record-activity";
 import { guestPortalPath } from "@/lib/links";
 import type { HeldNotice } from "./batch";
 
