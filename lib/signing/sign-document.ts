@@ -331,7 +331,7 @@ async function signOnce({
           signed_at: signedAt.toISOString(),
         },
       });
-      await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "signed", title: task.title, taskId: task.id, fileId: created.id });
+      await recordClientActivity(tx, viewer, { portalId: task.portalId, kind: "signed", title: task.title, taskId: task.id, fileId: saved.id });
       await markTaskDone(tx, { orgId: viewer.orgId, taskId: task.id, actor });
       return saved;
     });
