@@ -21,7 +21,7 @@ function barrier(n: number) {
 /** A real PostgreSQL error with the given SQLSTATE, raised inside the current transaction. */
 const raise = (sqlstate: string) => db.$executeRawUnsafe(`DO $$ BEGIN RAISE EXCEPTION 'injected' USING ERRCODE = '${sqlstate}'; END $$`);
 
-describe.skipIf(process.env["TEST_DATABASE"] === "embedded")("transactions under contention", () => {
+describe("transactions under contention", () => {
   it("a real deadlock: both transactions commit, the victim ran again as a whole, its after-commit hook ran once", async () => {
     const org = await createTestOrg();
     const [a, b] = [await createTestPortal({ orgId: org.id, name: "A" }), await createTestPortal({ orgId: org.id, name: "B" })];

@@ -20,7 +20,6 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const PORT = 3640;
 const CLIENTS = 16;
 const SECONDS = Number(process.env["CONTENTION_SECONDS"] ?? 10);
-const skip = process.env["TEST_DATABASE"] === "embedded";
 
 let executor: InngestExecutor;
 let sandbox: PartnerSandbox;
@@ -51,7 +50,6 @@ function startInstance(extraEnv: Record<string, string>): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (skip) return;
   // The test connects the organization to the sandbox partner on loopback, as the instance calls it.
   process.env["OUTBOUND_ALLOW_PRIVATE"] = "true";
   resetEnvForTests();
@@ -89,7 +87,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   }
 }
 
-describe.skipIf(skip)("contention", () => {
+describe("contention", () => {
   it(`${CLIENTS} clients write to one portal for ${SECONDS} s with the relay and the partner verification running: no 5xx, every change once with one event`, async () => {
     const { orgId, tokens, states, portalIds } = await createContentionOrg({ clients: CLIENTS, portals: 1, partnerUrl: sandbox.url, apiKey: SANDBOX_API_KEY });
     const portalId = portalIds[0]!;
