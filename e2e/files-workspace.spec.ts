@@ -102,11 +102,14 @@ const row = (page: Page, name: string) => page.getByTestId("file-row").and(page.
  */
 async function openRowActions(page: Page, name: string): Promise<void> {
   const dismiss = page.getByTestId("toast").getByRole("button", { name: "Dismiss" });
-  while ((await dismiss.count()) > 0)
+  // A toast may leave by itself between the count and the click.
+  for (let i = 0; i < 10 && (await dismiss.count()) > 0; i++) {
     await dismiss
       .first()
       .click({ timeout: 2_000 })
       .catch(() => undefined);
+  }
+  await expect(dismiss).toHaveCount(0);
   await row(page, name)
     .getByRole("button", { name: `Actions for ${name}` })
     .click();
