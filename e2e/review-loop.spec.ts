@@ -49,7 +49,7 @@ async function uploadTo(page: Page, scope: ReturnType<Page["getByTestId"]>, name
 test("a request reaches the client by email; two uploads; sent back with a reason; sent again; accepted", async ({ browser }) => {
   const tasksPath = `/org/${orgId}/vault/${portalId}/tasks`;
   const firm = await signedIn(browser, FIRM, LAPTOP, tasksPath);
-  await firm.goto(tasksPath);
+  await gotoStreamed(firm, tasksPath);
   await firm.getByTestId("new-task").click();
   const dialog = firm.getByRole("dialog", { name: "New task" });
   await dialog.getByLabel("Type").selectOption("File Request");

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { checkScreen, signedInAt } from "./support";
+import { checkScreen, gotoStreamed, signedInAt } from "./support";
 
 // Several signers on one document, in Chromium against the production build: the firm (a laptop)
 // creates a Sign Document naming a client, itself and a second client in that order; the second
@@ -54,7 +54,7 @@ test("a client, the firm and a second client sign in order; out of turn is refus
   test.setTimeout(300_000);
   const tasksPath = `/org/${orgId}/vault/${portalId}/tasks`;
   const firm = await signedIn(browser, FIRM.email, LAPTOP, tasksPath);
-  await firm.goto(tasksPath);
+  await gotoStreamed(firm, tasksPath);
   await firm.getByTestId("new-task").click();
   const dialog = firm.getByRole("dialog", { name: "New task" });
   await dialog.getByLabel("Type").selectOption("Sign Document");
