@@ -9,7 +9,7 @@ import { Input } from "@/components/ui/input";
 import { currentUser } from "@/lib/auth/session";
 import { safeReturnPath } from "@/lib/auth/safe-return";
 import { PasskeyButton } from "@/components/auth/passkey-button";
-import { isSecondFactor, isSignInReason, signInMessage } from "@/components/auth/sign-in-messages";
+import { isSignInReason, signInMessage } from "@/components/auth/sign-in-messages";
 import { signInWithMagicLink, signInWithPasskey, signInWithPassword, startPasskeySignInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -29,22 +29,27 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
       <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
       {error ? <Alert>{error}</Alert> : null}
-      <Card title="Sign in">
-        <PasswordSignInForm action={signInWithPassword} startPasskey={startPasskeySignInAction} callbackUrl={callbackUrl} initial={{ reason, factors }} />
-        <p className="mt-4 text-sm">
-          <Link className="text-brand underline" href="/sign-in/forgot">
-            Forgot password?
-          </Link>
-        </p>
-      </Card>
-      {isSecondFactor(reason) ? null : (
-        <Card title="Or sign in with a passkey">
-          <form action={signInWithPasskey}>
-            <input type="hidden" name="callbackUrl" value={callbackUrl} />
-            <PasskeyButton start={startPasskeySignInAction} alone label="Sign in with a passkey" />
-          </form>
-        </Card>
-      )}
+      <PasswordSignInForm
+        action={signInWithPassword}
+        startPasskey={startPasskeySignInAction}
+        callbackUrl={callbackUrl}
+        initial={{ reason, factors }}
+        footer={
+          <p className="mt-4 text-sm">
+            <Link className="text-brand underline" href="/sign-in/forgot">
+              Forgot password?
+            </Link>
+          </p>
+        }
+        alternative={
+          <Card title="Or sign in with a passkey">
+            <form action={signInWithPasskey}>
+              <input type="hidden" name="callbackUrl" value={callbackUrl} />
+              <PasskeyButton start={startPasskeySignInAction} alone label="Sign in with a passkey" />
+            </form>
+          </Card>
+        }
+      />
       <Card title="Or get a sign-in link by email">
         <form action={signInWithMagicLink} className="space-y-4">
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
