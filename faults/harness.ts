@@ -50,7 +50,9 @@ class FaultPostgres {
   static async create(port: number): Promise<FaultPostgres> {
     const dir = mkdtempSync(path.join(tmpdir(), "cp-faults-pg-"));
     allowServerInto(dir);
-    const server = await PostgresServer.create({ dataDir: path.join(dir, "data"), port, durable: false });
+    // Durable, as deployed: the tier stops PostgreSQL immediately (a crash), and an answered commit
+    // must survive it, which it need not with fsync or synchronous commit off.
+    const server = await PostgresServer.create({ dataDir: path.join(dir, "data"), port, durable: true });
     const admin = new pg.Client({ connectionString: server.url() });
     await admin.connect();
     await admin.query("CREATE DATABASE faults");
