@@ -64,6 +64,6 @@ export const events = {
  * (mayHaveDeliveries, mayPlanPartnerPush) then decides; on Inngest's engine unverified
  * (docs/operations.md, "Events routed at hand-off").
  */
-export function routedTrigger<T extends keyof typeof events>(type: T, route: "webhooks" | "partner") {
+export function routedTrigger<T extends keyof typeof events>(type: T, route: "webhooks" | "partner" | "clients") {
   return { event: events[type], if: `event.data.routes.${route} != false` };
 }

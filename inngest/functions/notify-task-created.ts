@@ -1,4 +1,4 @@
-import { events, inngest } from "@/inngest/client";
+import { events, inngest, routedTrigger } from "@/inngest/client";
 import { env } from "@/lib/env";
 import { flushNotices, offerNotice } from "@/lib/notifications/batch";
 import { taskCreatedNotices } from "@/lib/notifications/task-created";
@@ -9,7 +9,8 @@ import { taskCreatedNotices } from "@/lib/notifications/task-created";
  * them meanwhile (lib/notifications/batch.ts); or kept for their digest; or nothing.
  */
 export const notifyTaskCreated = inngest.createFunction(
-  { id: "notify-task-created", triggers: [events["task.created"]], retries: 5 },
+  // Only for tasks of a portal with a client (the relay's `clients` route): no run otherwise.
+  { id: "notify-task-created", triggers: [routedTrigger("task.created", "clients")], retries: 5 },
   async ({ event, step }) => {
     const d = events["task.created"].schema.parse(event.data);
     const portalId = d.portal_id;

@@ -8,7 +8,7 @@ import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { recordEvent } from "@/lib/events/record-event";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { eventDataSchemas, relayedEventSchemas, type EventData } from "@/lib/events/types";
-import { connectTestPartner } from "@/lib/test-support/fixtures";
+import { connectTestPartner, createTestGuest } from "@/lib/test-support/fixtures";
 
 // The outbox against a real PostgreSQL and a real HTTP server standing in for Inngest's event API.
 // Every test works in its own organization and dispatches only that organization's events.
@@ -146,7 +146,7 @@ describe("dispatchPendingEvents", () => {
       id,
       name: "file.uploaded",
       ts: row.occurredAt.getTime(),
-      data: { event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false } },
+      data: { event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false, clients: false } },
     });
     expect(Object.keys(received[0]?.data ?? {}).sort()).toEqual(["event_id", "org_id", "portal_id", "routes", ...Object.keys(data)].sort());
     expect(receiver.keys.at(-1)).toBe(EVENT_KEY);
@@ -255,10 +255,10 @@ describe("dispatchPendingEvents", () => {
     expect(received).toHaveLength(1);
     const parsed = relayedEventSchemas["task.completed"].safeParse(received[0]?.data);
     expect(parsed.error).toBeUndefined();
-    expect(parsed.data).toEqual({ event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false } });
+    expect(parsed.data).toEqual({ event_id: id, org_id: orgId, portal_id: portalId, ...data, routes: { webhooks: false, partner: false, clients: false } });
   });
 
-  it("routes each event to the consumers it has when handed over: a subscribed enabled webhook, a connected partner", async () => {
+  it("routes each event to the consumers it has when handed over: a subscribed enabled webhook, a connected partner, a client of the portal", async () => {
     const { orgId, portalId } = await createOrg();
     const webhook = (events: string[], enabled = true) =>
       db.webhook.create({ data: { orgId, url: "https://hooks.example.com/in", events, secretEncrypted: "unused", enabled } });
@@ -279,12 +279,22 @@ describe("dispatchPendingEvents", () => {
     await connectTestPartner(orgId);
     const later = await record("guest.invited");
     await dispatchPendingEvents({ orgId });
+    // A guest who has not accepted is no client yet; one who accepted is.
+    const guest = await createTestGuest({ orgId, portalId });
+    await db.portalGuest.updateMany({ where: { portalId, userId: guest.id }, data: { acceptedAt: null } });
+    const beforeAccepting = await record("guest.invited");
+    await dispatchPendingEvents({ orgId });
+    await db.portalGuest.updateMany({ where: { portalId, userId: guest.id }, data: { acceptedAt: new Date() } });
+    const withClient = await record("guest.invited");
+    await dispatchPendingEvents({ orgId });
 
     const routes = new Map(receivedFor(orgId).map((e) => [e.id, e.data["routes"]]));
     // Subscribed and enabled; subscribed but disabled; the partner connected before the hand-off.
-    expect(routes.get(uploaded.id)).toEqual({ webhooks: true, partner: false });
-    expect(routes.get(invited.id)).toEqual({ webhooks: false, partner: false });
-    expect(routes.get(later.id)).toEqual({ webhooks: false, partner: true });
+    expect(routes.get(uploaded.id)).toEqual({ webhooks: true, partner: false, clients: false });
+    expect(routes.get(invited.id)).toEqual({ webhooks: false, partner: false, clients: false });
+    expect(routes.get(later.id)).toEqual({ webhooks: false, partner: true, clients: false });
+    expect(routes.get(beforeAccepting.id)).toEqual({ webhooks: false, partner: true, clients: false });
+    expect(routes.get(withClient.id)).toEqual({ webhooks: false, partner: true, clients: true });
   });
 });
 

@@ -17,7 +17,8 @@ export type DispatchOptions = {
 
 /**
  * Leases up to `limit` committed, undispatched events (oldest first) until `leaseUntil`, and
- * returns them with whether each has webhooks / a partner to go to now (the envelope's `routes`).
+ * returns them with whether each has webhooks / a partner / clients to go to now (the envelope's
+ * `routes`).
  */
 function claimStatement(leaseUntil: Date, limit: number, orgId: string | undefined) {
   const pending = sql
@@ -56,6 +57,9 @@ function claimStatement(leaseUntil: Date, limit: number, orgId: string | undefin
       eb
         .exists(eb.selectFrom("PartnerConnection as c").select("c.id").whereRef("c.orgId", "=", "Event.orgId").where("c.status", "=", "connected"))
         .as("partner"),
+      eb
+        .exists(eb.selectFrom("PortalGuest as g").select("g.id").whereRef("g.portalId", "=", "Event.portalId").where("g.acceptedAt", "is not", null))
+        .as("clients"),
     ]);
 }
 
@@ -122,7 +126,13 @@ function toOutgoingEvent(row: PendingRow): OutgoingEvent {
   return {
     id: row.id,
     name: row.type,
-    data: { event_id: row.id, org_id: row.orgId, portal_id: row.portalId, ...own, routes: { webhooks: row.webhooks, partner: row.partner } },
+    data: {
+      event_id: row.id,
+      org_id: row.orgId,
+      portal_id: row.portalId,
+      ...own,
+      routes: { webhooks: row.webhooks, partner: row.partner, clients: row.clients },
+    },
     ts: row.occurredAt.getTime(),
   };
 }

@@ -167,12 +167,14 @@ const envelope = z.object({
   /**
    * Which optional consumers the event has, read by the relay when it hands the event over (one
    * statement with the claim): an enabled webhook of the organization subscribed to the type, a
-   * connected partner integration. The fan-out and the partner plan are triggered only where it
-   * is not false (their triggers' `if`), so an organization without webhooks or partner starts no
-   * run of either (each run is a call of /api/inngest, ~3 ms of the server's CPU). Absent only on
-   * events relayed by a version without routes (none was deployed).
+   * connected partner integration, a guest of the event's portal who accepted the invitation
+   * (whom a new request is emailed to). The fan-out, the partner plan and the clients' request
+   * notice are triggered only where it is not false (their triggers' `if`), so an organization
+   * without webhooks or partner, or a portal without clients, starts no run of them (each run is
+   * calls of /api/inngest, ~3 ms of the server's CPU each). Absent only on events relayed by a
+   * version without routes (none was deployed); `clients` absent on events relayed before it.
    */
-  routes: z.object({ webhooks: z.boolean(), partner: z.boolean() }).optional(),
+  routes: z.object({ webhooks: z.boolean(), partner: z.boolean(), clients: z.boolean().optional() }).optional(),
 });
 
 function withEnvelope<S extends z.core.$ZodShape>(own: z.ZodObject<S>) {
