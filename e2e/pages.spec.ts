@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { withDb } from "./files-support";
-import { DEMO_PASSWORD, signIn } from "./support";
+import { DEMO_PASSWORD, gotoStreamed, signIn } from "./support";
 
 // Every page and dialog, as each role sees it, on a laptop, a desktop and a phone. Each check names
 // the page and the size it failed at:
@@ -378,7 +378,7 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
 
     // The crowded portal's files table at the laptop size: the long name is cut short inside its
     // cell with the full name on hover and as the link's name, and the row's actions are in reach.
-    await page.goto(`${crowdedBase}/folder/main`);
+    await gotoStreamed(page, `${crowdedBase}/folder/main`);
     await atSize(page, SIZES[0]);
     const longRow = page.getByTestId("file-row").filter({ has: page.getByText(LONG_FILE_NAME) });
     await expect(longRow.getByRole("link", { name: LONG_FILE_NAME })).toHaveAttribute("title", LONG_FILE_NAME);
@@ -414,7 +414,7 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
 
     // The portal's settings: renamed through the same domain function as PATCH (a name that is
     // only spaces is refused with what to do), external ids shown to read, not to edit.
-    await page.goto(`${crowdedBase}/settings`);
+    await gotoStreamed(page, `${crowdedBase}/settings`);
     const ids = page.getByTestId("settings-external-ids");
     await expect(ids).toContainText("crm");
     await expect(ids).toContainText("ACC-0042");
@@ -442,7 +442,7 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
     expectNoCspViolation(page, "the settings after a rename");
 
     // History says what happened; no column only repeats the kind of thing changed.
-    await page.goto(`${crowdedBase}/history`);
+    await gotoStreamed(page, `${crowdedBase}/history`);
     await expect(page.getByRole("columnheader")).toHaveText(["When", "Who", "What"]);
     await expect(page.getByTestId("history-row").first()).toContainText(`Renamed the portal from “${LONG_PORTAL_NAME}” to “Zephyr Holdings — renamed”`);
     await expect(page.getByTestId("history-row").filter({ hasText: `Uploaded “${LONG_FILE_NAME}”` })).toHaveCount(1);
