@@ -126,11 +126,9 @@ export async function createAttacker() {
 }
 export type Attacker = Awaited<ReturnType<typeof createAttacker>>;
 
-/** Ids and names of the victim that must never appear in an answer to the attacker. */
-export function victimSecrets(v: Victim): string[] {
+/** The victim's portal, its template and what is in them, and the organization's settings rows. */
+function portalContents(v: Victim): string[] {
   return [
-    v.orgId,
-    v.org.name,
     v.portal.id,
     v.portal.name,
     v.template.id,
@@ -148,13 +146,13 @@ export function victimSecrets(v: Victim): string[] {
     v.webhook.id,
     v.delivery.id,
     v.guest.id,
-    v.user.id,
     v.externalId.value,
-    v.inboxItem.id,
-    v.message.id,
-    v.message.body,
-    ...v.states.map((s) => s.id),
   ];
+}
+
+/** Ids and names of the victim that must never appear in an answer to the attacker. */
+export function victimSecrets(v: Victim): string[] {
+  return [v.orgId, v.org.name, ...portalContents(v), v.user.id, v.inboxItem.id, v.message.id, v.message.body, ...v.states.map((s) => s.id)];
 }
 
 /**
@@ -174,27 +172,5 @@ async function createOtherPortalGuest(orgId: string) {
  * The organization itself, its members' names and its workflow states are the guest's to know.
  */
 export function portalSecrets(v: Victim): string[] {
-  return [
-    v.portal.id,
-    v.portal.name,
-    v.template.id,
-    v.template.name,
-    v.task.id,
-    v.folder.id,
-    v.pending.id,
-    v.file.id,
-    v.file.name,
-    v.trashed.id,
-    v.trashed.name,
-    v.portalGuest.id,
-    v.memberInvitation.id,
-    v.memberInvitation.email,
-    v.webhook.id,
-    v.delivery.id,
-    v.guest.id,
-    v.externalId.value,
-    v.client.id,
-    v.client.clientId,
-    v.grant.id,
-  ];
+  return [...portalContents(v), v.client.id, v.client.clientId, v.grant.id];
 }
