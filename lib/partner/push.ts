@@ -386,12 +386,13 @@ export async function listPartnerPushStatuses({ viewer, portalId }: { viewer: Vi
   const byFile: Record<string, FilePushStatus> = {};
   for (const row of rows) if (row.fileId) byFile[row.fileId] = toPushStatus(row);
   // Files uploaded to a linked portal moments ago whose push the job engine has not planned yet
-  // show as sending too, so the page keeps checking until the push row appears.
+  // show as sending too, so the page keeps checking until the push row appears. A link being
+  // verified again in place counts as linked: its files are pushed once it is confirmed.
   const link = await db.partnerLink.findFirst({
-    where: { portalId, orgId: viewer.orgId, status: "linked", org: { partnerConnection: { status: "connected" } } },
+    where: { portalId, orgId: viewer.orgId, status: { in: ["linked", "verifying"] }, org: { partnerConnection: { status: "connected" } } },
   });
-  if (link?.verifiedAt) {
-    const since = new Date(Math.max(link.verifiedAt.getTime(), Date.now() - QUEUED_WINDOW_MS));
+  if (link && (link.status === "linked" || link.verifiedAt)) {
+    const since = new Date(Math.max(link.createdAt.getTime(), Date.now() - QUEUED_WINDOW_MS));
     const queued = await db.fileEntry.findMany({
       where: {
         portalId,
