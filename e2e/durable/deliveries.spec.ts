@@ -152,7 +152,8 @@ test("every subscribable event reaches the receiver signed over its raw bytes, a
   expect(bodyOf(byEvent["task.completed"]!)).toMatchObject({ task_id: taskId, status: "Done", attached_files: [] });
   expect(bodyOf(byEvent["guest.invited"]!)).toMatchObject({ guest_email: guestEmail, guest_name: "Dana Durable" });
 
-  // Through the executor: each event handed over once, fanned out, delivered by a run of its own.
+  // Through the executor: each event handed over once, with its delivery's start (the relay makes
+  // the deliveries at hand-off), and delivered by a run of its own started once.
   const s = await state();
   for (const name of produced) {
     const eventId = bodyOf(byEvent[name]!).event_id;
@@ -160,12 +161,13 @@ test("every subscribable event reaches the receiver signed over its raw bytes, a
       s.events.filter((e) => e.id === eventId && !e.duplicate),
       name,
     ).toHaveLength(1);
-    expect(runsOf(s, "webhook-fan-out").find((run) => run.event.id === eventId)?.status, name).toBe("Completed");
   }
   for (const req of r.requests) {
-    const run = await deliveryRun(String(req.headers["x-webhook-delivery-id"]));
+    const deliveryId = String(req.headers["x-webhook-delivery-id"]);
+    const run = await deliveryRun(deliveryId);
     expect(run.status).toBe("Completed");
     expect(run.steps.map((st) => [st.name, st.op])).toEqual([["attempt-1", "StepRun"]]);
+    expect(runsOf(await state(), "webhook-delivery").filter((x) => (x.event.data as { delivery_id?: string }).delivery_id === deliveryId)).toHaveLength(1);
   }
   expect(r.requests).toHaveLength(produced.length);
   expect(await webhook(request, hook.webhook_id)).toMatchObject({ success_count: produced.length, failure_count: 0 });
@@ -257,7 +259,8 @@ test("events written while the executor is down arrive exactly once when it is b
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const s = await state();
   expect(s.events.filter((e) => e.id === eventId && !e.duplicate)).toHaveLength(1);
-  expect(runsOf(s, "webhook-fan-out").filter((run) => run.event.id === eventId)).toHaveLength(1);
+  const deliveryId = String(r.requests[0]!.headers["x-webhook-delivery-id"]);
+  expect(runsOf(s, "webhook-delivery").filter((run) => (run.event.data as { delivery_id?: string }).delivery_id === deliveryId)).toHaveLength(1);
   expect(r.requests).toHaveLength(1);
   await request.delete(`/api/v1/webhooks/${hook.webhook_id}`, { headers });
 });

@@ -289,8 +289,9 @@ describe("dispatchPendingEvents", () => {
     await dispatchPendingEvents({ orgId });
 
     const routes = new Map(receivedFor(orgId).map((e) => [e.id, e.data["routes"]]));
-    // Subscribed and enabled; subscribed but disabled; the partner connected before the hand-off.
-    expect(routes.get(uploaded.id)).toEqual({ webhooks: true, partner: false, clients: false });
+    // Subscribed and enabled (its delivery made at hand-off, so nothing left for the fan-out);
+    // subscribed but disabled; the partner connected before the hand-off.
+    expect(routes.get(uploaded.id)).toEqual({ webhooks: false, partner: false, clients: false });
     expect(routes.get(invited.id)).toEqual({ webhooks: false, partner: false, clients: false });
     expect(routes.get(later.id)).toEqual({ webhooks: false, partner: true, clients: false });
     expect(routes.get(beforeAccepting.id)).toEqual({ webhooks: false, partner: true, clients: false });
@@ -310,5 +311,46 @@ describe("recordEvent", () => {
     ).rejects.toThrow();
     expect(await db.event.count({ where: { orgId } })).toBe(0);
     expect((await db.portal.findUniqueOrThrow({ where: { id: portalId } })).name).toBe("Events portal");
+  });
+
+  it("makes the webhook deliveries at hand-off and starts them in the same send; a hand-off repeated after a failed send starts the same ones", async () => {
+    const { orgId, portalId } = await createOrg();
+    const hook = (events: string[], options: { enabled?: boolean; createdAt?: Date } = {}) =>
+      db.webhook.create({
+        data: { orgId, url: "https://hooks.example.com/in", events, secretEncrypted: "unused", enabled: options.enabled ?? true, createdAt: options.createdAt },
+      });
+    const first = await hook(["file.uploaded"], { createdAt: new Date(Date.now() - 60_000) });
+    const second = await hook(["file.uploaded", "guest.invited"], { createdAt: new Date(Date.now() - 60_000) });
+    await hook(["file.uploaded"], { enabled: false });
+    await hook(["guest.invited"]);
+    const [uploadId] = await recordUploads(orgId, portalId, 1);
+    // Made after the event: not one of its webhooks (D21).
+    const late = await hook(["file.uploaded"], { createdAt: new Date(Date.now() + 1000) });
+
+    // The first hand-off fails after the deliveries were made: the event stays pending.
+    receiver.setRefusing(true);
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 0, failed: 1 });
+    const made = await db.webhookDelivery.findMany({ where: { eventId: uploadId }, orderBy: { webhookId: "asc" } });
+    expect(made.map((d) => d.webhookId).sort()).toEqual([first.id, second.id].sort());
+    expect(made.every((d) => d.status === "pending" && d.attemptCount === 0 && d.eventType === "file.uploaded")).toBe(true);
+    expect(made.map((d) => d.webhookId)).not.toContain(late.id);
+
+    receiver.setRefusing(false);
+    expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 1, failed: 0 });
+    const starts = receiver.events.filter((e) => e.name === "webhook/delivery.requested" && made.some((d) => d.id === e.data["delivery_id"]));
+    expect(starts.map((e) => e.id).sort()).toEqual(made.map((d) => `webhook-delivery-${d.id}-1`).sort());
+    expect(starts.map((e) => e.data)).toEqual(
+      expect.arrayContaining(made.map((d) => ({ delivery_id: d.id, webhook_id: d.webhookId, first_attempt: 1 }))),
+    );
+    // The same two rows, not two more.
+    expect(await db.webhookDelivery.count({ where: { eventId: uploadId } })).toBe(2);
+
+    // A delivery already attempted is never started again by a later hand-off of its event.
+    await db.webhookDelivery.update({ where: { id: made[0]!.id }, data: { attemptCount: 1 } });
+    await db.event.update({ where: { id: uploadId }, data: { dispatchedAt: null } });
+    const before = receiver.events.length;
+    await dispatchPendingEvents({ orgId });
+    const again = receiver.events.slice(before).filter((e) => e.name === "webhook/delivery.requested");
+    expect(again.map((e) => e.data["delivery_id"])).toEqual([made[1]!.id]);
   });
 });

@@ -1,8 +1,9 @@
 import type { InferResult } from "kysely";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { execute, rows, sql } from "@/lib/sql";
+import { deliveryStart, planDeliveries, type PlannedDelivery } from "./plan-deliveries";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
-import { commandEventIds, isEventType } from "./types";
+import { commandEventIds, isEventType, subscribableEventTypes } from "./types";
 
 export type DispatchOptions = {
   /** Most events handed over in one call (one Inngest request). */
@@ -96,8 +97,14 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
   const ids = batch.map((r) => r.id);
 
   try {
+    // The webhook deliveries are made here, with the hand-off, and their attempt series start in
+    // the same send: no fan-out run per event (three calls of the serve endpoint each).
+    const planned = await planDeliveries(batch.filter((r) => r.webhooks && isSubscribable(r.type)).map((r) => r.id));
+    const starts = new Map<string, PlannedDelivery[]>();
+    for (const d of planned) starts.set(d.eventId, [...(starts.get(d.eventId) ?? []), d]);
+    const outgoing = batch.flatMap((row) => [toOutgoingEvent(row), ...(starts.get(row.id) ?? []).map(deliveryStart)]);
     const send = options.send ?? eventSender();
-    await withTimeout(send(batch.map(toOutgoingEvent)), sendTimeoutMs);
+    await withTimeout(send(outgoing), sendTimeoutMs);
   } catch (err) {
     await execute(
       sql
@@ -131,10 +138,15 @@ function toOutgoingEvent(row: PendingRow): OutgoingEvent {
       org_id: row.orgId,
       portal_id: row.portalId,
       ...own,
-      routes: { webhooks: row.webhooks, partner: row.partner, clients: row.clients },
+      // The deliveries are made at hand-off (above): nothing is left for the fan-out.
+      routes: { webhooks: false, partner: row.partner, clients: row.clients },
     },
     ts: row.occurredAt.getTime(),
   };
+}
+
+function isSubscribable(type: string): boolean {
+  return (subscribableEventTypes as readonly string[]).includes(type);
 }
 
 function isJsonObject(value: unknown): value is Prisma.JsonObject {

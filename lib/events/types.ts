@@ -166,13 +166,14 @@ const envelope = z.object({
   portal_id: id.nullable(),
   /**
    * Which optional consumers the event has, read by the relay when it hands the event over (one
-   * statement with the claim): an enabled webhook of the organization subscribed to the type, a
-   * connected partner integration, a guest of the event's portal who accepted the invitation
-   * (whom a new request is emailed to). The fan-out, the partner plan and the clients' request
-   * notice are triggered only where it is not false (their triggers' `if`), so an organization
-   * without webhooks or partner, or a portal without clients, starts no run of them (each run is
-   * calls of /api/inngest, ~3 ms of the server's CPU each). Absent only on events relayed by a
-   * version without routes (none was deployed); `clients` absent on events relayed before it.
+   * statement with the claim): a connected partner integration, a guest of the event's portal who
+   * accepted the invitation (whom a new request is emailed to), and whether webhook deliveries are
+   * still to be made by the fan-out: never, as the relay makes them itself at hand-off
+   * (lib/events/plan-deliveries.ts) and sends their starts with the event. The fan-out, the
+   * partner plan and the clients' request notice are triggered only where it is not false (their
+   * triggers' `if`), so an organization without partner, or a portal without clients, starts no
+   * run of them (each run is calls of /api/inngest). Absent only on events relayed by a version
+   * without routes (none was deployed); `clients` absent on events relayed before it.
    */
   routes: z.object({ webhooks: z.boolean(), partner: z.boolean(), clients: z.boolean().optional() }).optional(),
 });
