@@ -95,6 +95,8 @@ export async function startProcess(
 export interface BenchApp {
   url: string;
   server: RunningProcess;
+  /** The local executor when it runs in a process of its own (`executorProcess`), for its CPU. */
+  executor?: RunningProcess;
   /** The environment of the server (its database, S3, keys), for anchors on the same database. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -107,6 +109,8 @@ export async function startBenchApp(options: {
   env?: Record<string, string>;
   /** The run measures the framework-floor route, which only a `BENCH_BUILD=1` build has. */
   floor?: boolean;
+  /** The local executor in a child process (scripts/bench/executor-process.ts), its CPU apart. */
+  executorProcess?: boolean;
 }): Promise<BenchApp> {
   if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(COMPILED_SERVER))
     throw new Error("no build in .next and dist/: run `BENCH_BUILD=1 npm run build` first");
@@ -119,7 +123,7 @@ export async function startBenchApp(options: {
   const log = (line: string) => {
     if (process.env["BENCH_VERBOSE"]) process.stderr.write(`[bench] ${line}\n`);
   };
-  const inngest = await startDurableServices(log, "default");
+  const inngest = options.executorProcess ? await executorChild(`${url}/api/inngest`) : await startDurableServices(log, "default");
   try {
     await options.seed();
     const { getDb } = await import("@/lib/db");
@@ -149,6 +153,7 @@ export async function startBenchApp(options: {
     return {
       url,
       server,
+      ...("process" in inngest ? { executor: inngest.process } : {}),
       env,
       async stop() {
         await server.stop();
@@ -161,4 +166,30 @@ export async function startBenchApp(options: {
     await services.stop();
     throw error;
   }
+}
+
+/** The executor as a child process; it syncs the app at `serveUrl` by itself once that answers. */
+async function executorChild(serveUrl: string) {
+  const child = await startProcess(
+    "executor",
+    ["--import", "tsx", path.join(root, "scripts/bench/executor-process.ts")],
+    { ...process.env, SERVE_URL: serveUrl, EXECUTOR_PORT: String(benchPort(20)) },
+    /^ready /,
+  );
+  const executorUrl = child.readyLine.trim().split(" ")[1]!;
+  return {
+    process: child as RunningProcess,
+    env: { INNGEST_DEV: "1", INNGEST_BASE_URL: executorUrl },
+    /** Waits until the executor knows the app's functions. */
+    async sync() {
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline) {
+        const res = await fetch(`${executorUrl}/_executor/state`).catch(() => null);
+        if (res?.ok && ((await res.json()) as { functions: string[] }).functions.length > 0) return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error("the executor did not sync the app within 120 s");
+    },
+    stop: () => child.stop(),
+  };
 }

@@ -6,6 +6,7 @@
  */
 import { apiBench } from "./api.ts";
 import { bulkRequestBench } from "./bulk-request.ts";
+import { eventPathBench } from "./event-path.ts";
 import { ingestBench } from "./file-url-ingest.ts";
 import { folderViewBench } from "./folder-view.ts";
 import { inboxBench } from "./inbox.ts";
@@ -14,7 +15,7 @@ import { portalListBench } from "./portal-list.ts";
 import { printTable, writeResults, type Bench, type BenchRow } from "./report.ts";
 import { webhookBench } from "./webhooks.ts";
 
-const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench, partnerPushBench, bulkRequestBench, inboxBench];
+const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench, partnerPushBench, bulkRequestBench, inboxBench, eventPathBench];
 
 // Each benchmark makes its own database: on DATABASE_URL's server when it is set, otherwise on an
 // embedded PostgreSQL server of its own (durable settings, as a deployed server has them).

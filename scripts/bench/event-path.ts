@@ -1,0 +1,251 @@
+/**
+ * Benchmark: the path an event really takes, as deployed: a write through the API, the outbox,
+ * the event relay, the job engine (the local executor standing in for Inngest, in a process of
+ * its own so that its CPU is reported apart), the delivery run, and a webhook receiver on
+ * loopback answering 200. Three organizations of one server: without webhooks, with one and with
+ * five subscribed webhooks. For each:
+ *
+ *   burst      500 POST /api/v1/portals at 8 concurrent, then until every delivery has arrived:
+ *              server and executor CPU per event (the burst's requests and all their background
+ *              work), delivery latency p50/p99 (arrival at the receiver - the event's occurred_at)
+ *   steady     100 creates/s for 10 s: delivery latency p50/p99
+ *   sustained  8 concurrent for 10 s, unbounded: the write rate while the deliveries run, and
+ *              every event delivered exactly once (distinct webhook-id per webhook)
+ *
+ * Targets (issue: events at the speed of the API): server CPU per delivered event <= 2 ms with one
+ * webhook; a burst of 500 delivered with p99 <= 3 s; sustained, >= 0.8x the write rate of the
+ * organization without webhooks, every event delivered once.
+ *
+ *   BENCH_BUILD=1 npm run build && BENCH_ONLY=event npm run bench
+ */
+import { pathToFileURL } from "node:url";
+
+import autocannon from "autocannon";
+
+import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
+import { startBenchApp, type BenchApp } from "./app-server.ts";
+import type { Bench, BenchRow } from "./report.ts";
+
+const BURST = Number(process.env["BENCH_EVENT_BURST"] ?? 500);
+const STEADY_RATE = 100;
+const STEADY_SECONDS = 10;
+const SUSTAINED_SECONDS = 10;
+const CONNECTIONS = 8;
+const DRAIN_TIMEOUT_MS = 180_000;
+const WEBHOOK_COUNTS = [0, 1, 5] as const;
+
+const TARGET_CPU_MS = 2;
+const TARGET_BURST_P99_MS = 3000;
+const TARGET_RATE_RATIO = 0.8;
+
+type Org = { webhooks: number; orgId: string; token: string };
+
+interface Seeded {
+  orgs: Org[];
+}
+
+async function seed(receiver: WebhookReceiver): Promise<Seeded> {
+  const { db } = await import("@/lib/db");
+  const { createTestClient, createTestOrg, createTestUser } = await import("@/lib/test-support/fixtures");
+  const { issueAccessToken } = await import("@/lib/oauth/access-token");
+  const { ALL_SCOPES } = await import("@/lib/access/scopes");
+  const { getUserViewer } = await import("@/lib/access/viewer");
+  const { createWebhook } = await import("@/lib/webhooks/create-webhook");
+  const orgs: Org[] = [];
+  for (const webhooks of WEBHOOK_COUNTS) {
+    const org = await createTestOrg({ name: `Event path, ${webhooks} webhooks` });
+    const admin = await createTestUser({ orgId: org.id, role: "admin" });
+    const { client } = await createTestClient({ orgId: org.id, actorUserId: admin.id });
+    const grant = await db.oAuthGrant.create({ data: { orgId: org.id, clientId: client.id, userId: admin.id, scopes: ALL_SCOPES } });
+    const { token } = await issueAccessToken({ grantId: grant.id, userId: admin.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES });
+    const viewer = await getUserViewer(admin.id, org.id);
+    for (let i = 0; i < webhooks; i++) {
+      await createWebhook({ viewer, url: `${receiver.url}/${org.id}/${i}`, events: ["portal.created"], outboundPolicy: { allowPrivate: true, allowHttp: true } });
+    }
+    orgs.push({ webhooks, orgId: org.id, token });
+  }
+  return { orgs };
+}
+
+/** A delivery as the receiver saw it. */
+interface Arrival {
+  deliveryId: string;
+  eventId: string;
+  path: string;
+  latencyMs: number;
+}
+
+function arrivalsFor(receiver: WebhookReceiver, orgId: string, from: number): Arrival[] {
+  return receiver.requests
+    .slice(from)
+    .filter((r) => r.path.startsWith(`/${orgId}/`))
+    .map((r) => {
+      const body = JSON.parse(r.body.toString("utf8")) as { event_id: string; occurred_at: string };
+      return {
+        deliveryId: String(r.headers["webhook-id"] ?? ""),
+        eventId: body.event_id,
+        path: r.path,
+        latencyMs: r.receivedAt.getTime() - Date.parse(body.occurred_at),
+      };
+    });
+}
+
+const pct = (values: number[], p: number) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function pendingEvents(orgId: string): Promise<number> {
+  const { db } = await import("@/lib/db");
+  return db.event.count({ where: { orgId, dispatchedAt: null } });
+}
+
+/**
+ * Waits until `expected` deliveries for the organization arrived after `from` (or, without
+ * webhooks, until its outbox is handed over and the executor's CPU is still for a second).
+ */
+async function drain(app: BenchApp, receiver: WebhookReceiver, org: Org, from: number, expected: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const arrived = arrivalsFor(receiver, org.orgId, from).length;
+    if (org.webhooks > 0 ? arrived >= expected : (await pendingEvents(org.orgId)) === 0) break;
+    if (performance.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`${org.webhooks} webhooks: ${arrived} of ${expected} deliveries after ${DRAIN_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const drainedMs = performance.now() - started;
+  // The background work after the last delivery (the run's end, the relay's mark) settles.
+  let last = [app.server.cpuMs(), app.executor!.cpuMs()];
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = [app.server.cpuMs(), app.executor!.cpuMs()];
+    if (now[0]! - last[0]! <= 10 && now[1]! - last[1]! <= 10) break;
+    last = now;
+  }
+  return drainedMs;
+}
+
+function creates(app: BenchApp, org: Org, options: { amount?: number; duration?: number; overallRate?: number }) {
+  return autocannon({
+    url: `${app.url}/api/v1/portals`,
+    method: "POST",
+    headers: { authorization: `Bearer ${org.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Event path portal", tags: ["bench"] }),
+    connections: CONNECTIONS,
+    ...options,
+  });
+}
+
+interface PhaseResult {
+  webhooks: number;
+  requests: number;
+  failed: number;
+  rps: number;
+  serverCpuPerEventMs: number;
+  executorCpuPerEventMs: number;
+  deliveries: number;
+  duplicates: number;
+  drainSeconds: number;
+  deliveryP50Ms: number;
+  deliveryP99Ms: number;
+}
+
+async function phase(app: BenchApp, receiver: WebhookReceiver, org: Org, load: { amount?: number; duration?: number; overallRate?: number }): Promise<PhaseResult> {
+  const from = receiver.requests.length;
+  const cpu0 = [app.server.cpuMs(), app.executor!.cpuMs()];
+  const r = await creates(app, org, load);
+  const requests = r["2xx"];
+  const failed = r.non2xx + r.errors + r.timeouts;
+  const drainedMs = await drain(app, receiver, org, from, requests * org.webhooks);
+  const cpu1 = [app.server.cpuMs(), app.executor!.cpuMs()];
+  const arrivals = arrivalsFor(receiver, org.orgId, from);
+  const distinct = new Set(arrivals.map((a) => `${a.path} ${a.deliveryId}`));
+  const latencies = arrivals.map((a) => a.latencyMs);
+  return {
+    webhooks: org.webhooks,
+    requests,
+    failed,
+    rps: +(requests / r.duration).toFixed(1),
+    serverCpuPerEventMs: +((cpu1[0]! - cpu0[0]!) / requests).toFixed(2),
+    executorCpuPerEventMs: +((cpu1[1]! - cpu0[1]!) / requests).toFixed(2),
+    deliveries: arrivals.length,
+    duplicates: arrivals.length - distinct.size,
+    drainSeconds: +(drainedMs / 1000).toFixed(1),
+    deliveryP50Ms: pct(latencies, 50),
+    deliveryP99Ms: pct(latencies, 99),
+  };
+}
+
+async function runEventPathBench(): Promise<BenchRow[]> {
+  const receiver = await startWebhookReceiver();
+  let s: Seeded | undefined;
+  const app = await startBenchApp({
+    databaseName: "client_portals_bench_events",
+    executorProcess: true,
+    seed: async () => {
+      s = await seed(receiver);
+    },
+  });
+  try {
+    const { orgs } = s!;
+    const results: Record<string, PhaseResult> = {};
+    for (const org of orgs) {
+      console.error(`event path: ${org.webhooks} webhooks`);
+      await phase(app, receiver, org, { amount: 100 }); // warm-up: the routes and functions loaded and compiled
+      results[`burst-${org.webhooks}`] = await phase(app, receiver, org, { amount: BURST });
+      results[`steady-${org.webhooks}`] = await phase(app, receiver, org, { duration: STEADY_SECONDS, overallRate: STEADY_RATE });
+      results[`sustained-${org.webhooks}`] = await phase(app, receiver, org, { duration: SUSTAINED_SECONDS });
+      for (const [name, r] of Object.entries(results)) if (name.endsWith(`-${org.webhooks}`)) console.error(`  ${name}: ${JSON.stringify(r)}`);
+    }
+    const b = (w: number) => results[`burst-${w}`]!;
+    const st = (w: number) => results[`steady-${w}`]!;
+    const su = (w: number) => results[`sustained-${w}`]!;
+    const failed = Object.values(results).reduce((n, r) => n + r.failed, 0);
+    const onceEach = WEBHOOK_COUNTS.every((w) => w === 0 || (su(w).duplicates === 0 && su(w).deliveries === su(w).requests * w));
+    const rateRatio = +(su(1).rps / su(0).rps).toFixed(3);
+    const cpuRow = (w: number): BenchRow => ({
+      work: `Event path, ${w} webhook${w > 1 ? "s" : ""}: server CPU per event (burst of ${BURST})`,
+      product: `${b(w).serverCpuPerEventMs} ms server, ${b(w).executorCpuPerEventMs} ms job engine`,
+      anchor: `no webhook: ${b(0).serverCpuPerEventMs} ms server, ${b(0).executorCpuPerEventMs} ms job engine`,
+      ratio: null,
+      target: `<= ${TARGET_CPU_MS} ms`,
+      met: b(w).serverCpuPerEventMs <= TARGET_CPU_MS && b(w).failed === 0,
+      details: { burst: b(w), none: b(0) },
+    });
+    const latencyRow = (w: number): BenchRow => ({
+      work: `Event path, ${w} webhook${w > 1 ? "s" : ""}: delivery latency`,
+      product: `burst p50 ${b(w).deliveryP50Ms} ms, p99 ${b(w).deliveryP99Ms} ms (drained in ${b(w).drainSeconds} s); ${STEADY_RATE}/s p50 ${st(w).deliveryP50Ms} ms, p99 ${st(w).deliveryP99Ms} ms`,
+      anchor: "—",
+      ratio: null,
+      target: `burst p99 <= ${TARGET_BURST_P99_MS} ms`,
+      met: b(w).deliveryP99Ms <= TARGET_BURST_P99_MS && b(w).deliveries === b(w).requests * w,
+      details: { burst: b(w), steady: st(w) },
+    });
+    return [
+      cpuRow(1),
+      latencyRow(1),
+      {
+        work: `Event path, sustained writes (${CONNECTIONS} concurrent, ${SUSTAINED_SECONDS} s): 1 webhook vs none`,
+        product: `${su(1).rps}/s, ${su(1).deliveries} delivered, ${su(1).duplicates} twice; 5 webhooks ${su(5).rps}/s`,
+        anchor: `no webhook: ${su(0).rps}/s`,
+        ratio: rateRatio,
+        target: `>= ${TARGET_RATE_RATIO}, each event once, no failed request`,
+        met: rateRatio >= TARGET_RATE_RATIO && onceEach && failed === 0,
+        details: { none: su(0), one: su(1), five: su(5), failed },
+      },
+      cpuRow(5),
+      latencyRow(5),
+    ];
+  } finally {
+    await app.stop();
+    await receiver.close();
+  }
+}
+
+export const eventPathBench: Bench = { name: "event path", run: runEventPathBench };
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const rows = await runEventPathBench();
+  for (const r of rows) console.log(`${r.work}: ${r.product} (target ${r.target}): ${r.met ? "met" : "NOT met"}`);
+  process.exit(rows.every((r) => r.met) ? 0 : 1);
+}
