@@ -10,10 +10,37 @@ import { log } from "@/lib/log";
 /** A transaction client, as handed to `db.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-// One client per process: Next.js dev reloads modules, so the instance lives on globalThis. The
-// client's connection pool is ours (`__pool`), so that the hot paths can send a statement through
-// it without Prisma (`query` below) on the same connections.
-const globalForDb = globalThis as unknown as { __db?: PrismaClient; __pool?: pg.Pool };
+// One client per process and lane: Next.js dev reloads modules, so the instances live on
+// globalThis. Each client's connection pool is ours, so that the hot paths can send a statement
+// through it without Prisma (`query` below) on the same connections.
+//
+// Two lanes (docs/database.md, "Connection pools"): requests, and background work (the job
+// functions behind /api/inngest and the event relay, which run in runInBackground). Each has a
+// pool of its own, so a backlog of background work can hold every connection of its pool and a
+// request still gets one of the other's.
+interface Lane {
+  db?: PrismaClient;
+  pool?: pg.Pool;
+}
+const globalForDb = globalThis as unknown as { __dbLanes?: { requests: Lane; background: Lane }; __dbSubstitute?: PrismaClient };
+const lanes = (globalForDb.__dbLanes ??= { requests: {}, background: {} });
+
+/** Connections per lane and process (PostgreSQL's default allows 100 in all). */
+export const POOL_SIZE = { requests: 10, background: 5 } as const;
+
+const backgroundLane = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` as background work: its statements and transactions use the background pool. The
+ * serve endpoint of the job functions and the event relay run in it.
+ */
+export function runInBackground<T>(fn: () => T): T {
+  return backgroundLane.run(true, fn);
+}
+
+function currentLane(): Lane {
+  return backgroundLane.getStore() ? lanes.background : lanes.requests;
+}
 
 /** `timestamp(3)` columns hold UTC wall time: read them as UTC whatever the process's zone. */
 const TIMESTAMP_OIDS = new Set([1114]);
@@ -24,9 +51,9 @@ const utcTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-function createClient(): PrismaClient {
-  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10, types: utcTypes });
-  globalForDb.__pool = pool;
+function createClient(lane: Lane, max: number): PrismaClient {
+  const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max, types: utcTypes });
+  lane.pool = pool;
   // disposeExternalPool: `$disconnect` ends the pool as it would end one the adapter made.
   return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 }
@@ -47,8 +74,17 @@ interface Ambient {
 const ambient = new AsyncLocalStorage<Ambient>();
 
 function rootClient(): PrismaClient {
-  globalForDb.__db ??= createClient();
-  return globalForDb.__db;
+  if (globalForDb.__dbSubstitute) return globalForDb.__dbSubstitute;
+  const lane = currentLane();
+  lane.db ??= createClient(lane, lane === lanes.background ? POOL_SIZE.background : POOL_SIZE.requests);
+  return lane.db;
+}
+
+/** The current lane's pool for `query`; none while a test substitutes the client. */
+function rootPool(): pg.Pool | undefined {
+  if (globalForDb.__dbSubstitute) return undefined;
+  rootClient();
+  return currentLane().pool;
 }
 
 /**
@@ -344,9 +380,8 @@ export async function query<R>(text: string, values: unknown[] = [], options: { 
   const store = ambient.getStore();
   if (store) return (store.client ?? (await store.open!())).$queryRawUnsafe<R[]>(text, ...values);
   return withConflictRetry(async () => {
-    const client = rootClient();
-    const pool = globalForDb.__pool;
-    if (!pool) return client.$queryRawUnsafe<R[]>(text, ...values);
+    const pool = rootPool();
+    if (!pool) return rootClient().$queryRawUnsafe<R[]>(text, ...values);
     // A `name` makes it a prepared statement on each connection (parsed and planned once there,
     // then only bound and executed): for statements run on every request of a hot path.
     const result = await pool.query<R & pg.QueryResultRow>(options.name ? { name: options.name, text, values } : { text, values });
@@ -354,22 +389,21 @@ export async function query<R>(text: string, values: unknown[] = [], options: { 
   });
 }
 
-/** Tests and benchmarks only: the next `db` call makes a new client (after the environment changed). */
+/** Tests and benchmarks only: the next `db` call makes new clients (after the environment changed). */
 export async function resetDbClientForTests(): Promise<void> {
-  const previous = globalForDb.__db;
-  globalForDb.__db = undefined;
-  globalForDb.__pool = undefined;
-  await previous?.$disconnect();
+  const previous = [lanes.requests.db, lanes.background.db];
+  for (const lane of [lanes.requests, lanes.background]) {
+    lane.db = undefined;
+    lane.pool = undefined;
+  }
+  await Promise.all(previous.map((client) => client?.$disconnect()));
 }
 
-/** Tests only: every `db` call (outside an ambient transaction) goes to `client` until the returned restore runs. */
+/** Tests only: every `db` call (outside an ambient transaction), in either lane, goes to `client` until the returned restore runs. */
 export function useClientForTests(client: PrismaClient): () => void {
-  const previous = { db: globalForDb.__db, pool: globalForDb.__pool };
-  globalForDb.__db = client;
-  // `query` goes through the substituted client too.
-  globalForDb.__pool = undefined;
+  const previous = globalForDb.__dbSubstitute;
+  globalForDb.__dbSubstitute = client;
   return () => {
-    globalForDb.__db = previous.db;
-    globalForDb.__pool = previous.pool;
+    globalForDb.__dbSubstitute = previous;
   };
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resetDbClientForTests } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 import { GET as healthz } from "../healthz/route";
 import { GET as readyz } from "./route";
@@ -92,19 +93,18 @@ describe("GET /readyz", () => {
   });
 
   it("a database that cannot be reached fails database", async () => {
-    type Client = { $disconnect(): Promise<void> };
-    const shared = globalThis as unknown as { __db?: Client };
-    const kept = shared.__db;
-    delete shared.__db;
     configure({ INNGEST_BASE_URL: engine, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing" });
+    // The next statement makes a client on the unreachable address.
+    await resetDbClientForTests();
     try {
       const { status, body } = await ready();
       expect(status).toBe(503);
       expect(body.failed).toEqual(["database"]);
       expect(body.checks["database"]?.error).not.toContain("postgresql://");
     } finally {
-      await (shared.__db as Client | undefined)?.$disconnect();
-      shared.__db = kept;
+      process.env = { ...savedEnv };
+      resetEnvForTests();
+      await resetDbClientForTests();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { afterCommit } from "@/lib/db";
+import { afterCommit, runInBackground } from "@/lib/db";
 import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { log, withoutLogContext } from "@/lib/log";
 
@@ -76,7 +76,8 @@ class EventRelay {
     // Outside the log context of the request that kicked it: its runs are not that request's work.
     this.timer = withoutLogContext(() =>
       setTimeout(() => {
-        this.current = this.run();
+        // Background work: its statements use the background lane's pool (lib/db.ts).
+        this.current = runInBackground(() => this.run());
       }, ms),
     );
     // A pending relay run must not keep a process (a script, a test worker) alive.
