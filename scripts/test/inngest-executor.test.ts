@@ -10,6 +10,7 @@ import {
   durationMs,
   evaluate,
   hashedSigningKey,
+  type ExecutorOptions,
   type InngestExecutor,
   signRequest,
   startInngestExecutor,
@@ -26,12 +27,13 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-async function setup(checkpointing: boolean, { signs = true } = {}) {
-  const executor = await startInngestExecutor({ signingKey: signs ? SIGNING_KEY : undefined, eventKey: EVENT_KEY, timeScale: 0.0001, checkpointing });
+async function setup(checkpointing: boolean, { signs = true, limits = {} as Pick<ExecutorOptions, "maxConcurrentCalls" | "retain"> } = {}) {
+  const executor = await startInngestExecutor({ signingKey: signs ? SIGNING_KEY : undefined, eventKey: EVENT_KEY, timeScale: 0.0001, checkpointing, ...limits });
   stops.push(() => executor.close());
   const client = new Inngest({ id: "exec-test", baseUrl: executor.url, eventKey: EVENT_KEY, signingKey: SIGNING_KEY, isDev: false });
   const seen: Record<string, number> = {};
   const inFlight = { now: 0, max: 0 };
+  const slowCalls = { now: 0, max: 0 };
   const functions = [
     client.createFunction({ id: "steps", triggers: [{ event: "test/steps" }] }, async ({ event, step }) => {
       const a = await step.run("a", () => ({ got: (event.data as { n: number }).n }));
@@ -79,12 +81,19 @@ async function setup(checkpointing: boolean, { signs = true } = {}) {
         inFlight.now -= 1;
       }),
     ),
+    client.createFunction({ id: "slow", triggers: [{ event: "test/slow" }] }, async () => {
+      slowCalls.now += 1;
+      slowCalls.max = Math.max(slowCalls.max, slowCalls.now);
+      await new Promise((r) => setTimeout(r, 20));
+      slowCalls.now -= 1;
+      return "done";
+    }),
   ];
   const server: Server = createServer(serve({ client, functions }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   stops.push(() => new Promise<void>((r) => server.close(() => r())));
   const serveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/inngest`;
-  return { executor, client, serveUrl, inFlight, seen };
+  return { executor, client, serveUrl, inFlight, slowCalls, seen };
 }
 
 const runOf = (executor: InngestExecutor, fn: string, done = true) =>
@@ -191,6 +200,29 @@ describe("the executor's waits", () => {
         .map((e) => e.id),
     ).toEqual(["conc-1"]);
   });
+});
+
+describe("the executor's queue", () => {
+  it("holds a backlog in its queue: calls in flight stay under the limit, ended runs and events kept are bounded, ids stay deduplicated", async () => {
+    const { executor, client, serveUrl, slowCalls } = await setup(true, { limits: { maxConcurrentCalls: 3, retain: 20 } });
+    await executor.sync(serveUrl);
+    const first = await client.send({ name: "test/slow", id: "slow-first", data: {} });
+    await executor.waitFor(() => executor.state().runs.find((r) => r.event.id === first.ids[0] && r.status === "Completed"));
+    await client.send(Array.from({ length: 60 }, (_, i) => ({ name: "test/slow", id: `slow-${i}`, data: {} })));
+    await executor.waitFor(() => (executor.state().runs.filter((r) => r.functionId === "exec-test-slow" && r.status === "Completed").length >= 20 && executor.state().runs.every((r) => r.status === "Completed") ? true : undefined), 20_000);
+    await executor.waitFor(() => (executor.state().events.filter((e) => e.name === "inngest/function.finished").length >= 10 ? true : undefined));
+    expect(slowCalls.max).toBeGreaterThan(1);
+    expect(slowCalls.max).toBeLessThanOrEqual(3);
+    // 61 runs and their finished events ended; only the newest (with a tenth of slack) are kept.
+    expect(executor.state().runs.length).toBeLessThanOrEqual(22);
+    expect(executor.state().events.length).toBeLessThanOrEqual(22);
+    expect(executor.state().runs.some((r) => r.event.id === first.ids[0])).toBe(false);
+    // The first event is gone from the list but not from the deduplication index.
+    await client.send({ name: "test/slow", id: "slow-first", data: {} });
+    const again = await executor.waitFor(() => executor.state().events.find((e) => e.id === "slow-first"));
+    expect(again.duplicate).toBe(true);
+  });
+
 });
 
 describe("the executor down", () => {

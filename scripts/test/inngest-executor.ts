@@ -36,6 +36,16 @@ export type ExecutorOptions = {
   cron?: boolean;
   /** Send `ctx.fn_id`, which switches the SDK to checkpointing mode (default true, as Inngest does). */
   checkpointing?: boolean;
+  /**
+   * Calls to the app in flight at most, all functions together (default 16): a backlog of runs
+   * waits here, as Inngest's queue holds it, instead of opening a connection each.
+   */
+  maxConcurrentCalls?: number;
+  /**
+   * Ended runs and events kept for `state()` (default 10,000 each; the oldest go first), so that
+   * memory stays bounded whatever the backlog; deduplication by event id keeps its own index.
+   */
+  retain?: number;
   log?: (line: string) => void;
 };
 
@@ -179,13 +189,20 @@ class Slots {
 
   async take(key: string, limit: number): Promise<() => void> {
     if ((this.used.get(key) ?? 0) >= limit) {
-      await new Promise<void>((resolve) => this.waiting.set(key, [...(this.waiting.get(key) ?? []), resolve]));
-    }
-    this.used.set(key, (this.used.get(key) ?? 0) + 1);
+      // Woken by a release that hands its slot over (the count stays as it is).
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(key) ?? [];
+        queue.push(resolve);
+        this.waiting.set(key, queue);
+      });
+    } else this.used.set(key, (this.used.get(key) ?? 0) + 1);
+    let released = false;
     return () => {
-      this.used.set(key, (this.used.get(key) ?? 1) - 1);
+      if (released) return;
+      released = true;
       const next = this.waiting.get(key)?.shift();
-      next?.();
+      if (next) next();
+      else this.used.set(key, (this.used.get(key) ?? 1) - 1);
     };
   }
 }
@@ -195,9 +212,14 @@ class Cancelled extends Error {}
 export class InngestExecutor {
   readonly events: RecordedEvent[] = [];
   readonly runs: Run[] = [];
+  /** Runs queued or running, by id: what checkpoints, cancellations and singletons look at. */
+  private readonly active = new Map<string, Run>();
+  /** Event ids received (not duplicates) and when, for the 24-hour deduplication. */
+  private readonly seen = new Map<string, number>();
   private readonly apps = new Map<string, { url: string; functions: FunctionConfig[] }>();
   private readonly waiters: Waiter[] = [];
   private readonly slots = new Slots();
+  private readonly retain: number;
   /** Set while the engine is down (`down()`): calls to the app wait for it. */
   private held: { promise: Promise<void>; resume: () => void } | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -212,6 +234,7 @@ export class InngestExecutor {
   constructor(private readonly options: ExecutorOptions = {}) {
     this.timeScale = options.timeScale ?? 1;
     this.log = options.log ?? (() => {});
+    this.retain = options.retain ?? 10_000;
   }
 
   // --- lifecycle ---------------------------------------------------------------------------
@@ -354,7 +377,7 @@ export class InngestExecutor {
       const runId = /^\/v1\/checkpoint\/([^/]+)\/async$/.exec(url.pathname)?.[1];
       if (req.method === "POST" && runId) {
         const body = JSON.parse(raw) as { qi_id?: string; steps: OutgoingOp[] };
-        const run = this.runs.find((r) => r.id === decodeURIComponent(runId));
+        const run = this.active.get(decodeURIComponent(runId));
         if (!run || run.status !== "Running" || run.queueItem !== body.qi_id) return send(409, { error: "stale dispatch" });
         for (const op of body.steps) this.applyOp(run, op, 0, "checkpoint");
         return send(200, {});
@@ -394,6 +417,7 @@ export class InngestExecutor {
       duplicate,
     };
     this.events.push(event);
+    this.prune();
     this.changed();
     return event;
   }
@@ -401,16 +425,20 @@ export class InngestExecutor {
   /** One ingested event: deduplicated by id (24 hours, as Inngest), then waits, cancellations, triggers. */
   private receive(payload: EventPayload): RecordedEvent {
     if (!payload.name) throw new Error("event has no name");
-    const seen = payload.id ? this.events.find((e) => e.id === payload.id && !e.duplicate && Date.now() - Date.parse(e.receivedAt) < DAY) : undefined;
-    const event = this.record(payload, seen !== undefined);
-    if (seen) return event;
+    const now = Date.now();
+    const seenAt = payload.id ? this.seen.get(payload.id) : undefined;
+    const duplicate = seenAt !== undefined && now - seenAt < DAY;
+    const event = this.record(payload, duplicate);
+    if (duplicate) return event;
+    this.seen.set(event.id, now);
+    if (this.seen.size > 20 * this.retain) this.forgetOldIds(now);
     for (const waiter of [...this.waiters]) {
       // SDK 4 puts the awaited event's name in `name`; the spec's shape has it in opts.event.
       const opts = waiter.op.opts as { event?: string; if?: string };
       const name = opts.event ?? waiter.op.name;
       if (name === event.name && evaluate(opts.if, { event: waiter.run.event, async: event })) waiter.resolve(event);
     }
-    for (const run of this.runs.filter((r) => r.status === "Running" || r.status === "Queued")) {
+    for (const run of [...this.active.values()]) {
       const hit = run.fn.cancel?.some((c) => c.event === event.name && evaluate(c.if, { event: run.event, async: event }));
       if (hit) run.cancel?.();
     }
@@ -451,13 +479,14 @@ export class InngestExecutor {
       queueItem: randomUUID(),
     };
     const singleton = fn.singleton as { mode?: string } | undefined;
-    if (singleton && this.runs.some((r) => r.functionId === fn.id && (r.status === "Running" || r.status === "Queued"))) {
+    if (singleton && [...this.active.values()].some((r) => r.functionId === fn.id)) {
       run.status = "Cancelled";
       run.error = { message: "skipped: singleton run in progress" };
       this.runs.push(run);
       return run;
     }
     this.runs.push(run);
+    this.active.set(run.id, run);
     this.changed();
     void this.drive(run);
     return run;
@@ -625,6 +654,9 @@ export class InngestExecutor {
     const releases = await Promise.all(
       concurrency.map((c) => this.slots.take(`${run.functionId}:${c.key ? String(operand(c.key, { event: run.event })) : ""}`, c.limit)),
     );
+    // The function's own limits first, then one of the engine's: a run held by its key never
+    // takes a slot that another function's run could use.
+    releases.push(await this.slots.take("*", this.options.maxConcurrentCalls ?? 16));
     try {
       run.queueItem = randomUUID();
       const url = new URL(run.url);
@@ -684,6 +716,8 @@ export class InngestExecutor {
     run.status = status;
     run.endedAt = new Date().toISOString();
     Object.assign(run, result);
+    this.active.delete(run.id);
+    this.prune();
     this.log(`run ${run.id} of ${run.functionId}: ${status}`);
     if (!run.functionId.endsWith("-failure") && run.event.name !== "inngest/function.failed") {
       const data = { function_id: run.functionId, run_id: run.id, event: run.event, ...result };
@@ -692,6 +726,36 @@ export class InngestExecutor {
       this.receive({ name: "inngest/function.finished", data });
     }
     this.changed();
+  }
+
+  /** Keeps the newest `retain` ended runs and events (runs under way are always kept). */
+  private prune(): void {
+    const slack = Math.ceil(this.retain / 10);
+    if (this.runs.length > this.retain + slack) {
+      const drop = this.runs.length - this.retain;
+      let dropped = 0;
+      for (let i = 0; i < this.runs.length && dropped < drop; ) {
+        if (this.active.has(this.runs[i]!.id)) i++;
+        else {
+          this.runs.splice(i, 1);
+          dropped++;
+        }
+      }
+    }
+    if (this.events.length > this.retain + slack) this.events.splice(0, this.events.length - this.retain);
+  }
+
+  /** Drops ids received more than 24 hours ago, then the oldest while the index is still too large. */
+  private forgetOldIds(now: number): void {
+    for (const [id, at] of this.seen) if (now - at >= DAY) this.seen.delete(id);
+    const excess = this.seen.size - 10 * this.retain;
+    if (excess > 0) {
+      let n = 0;
+      for (const id of this.seen.keys()) {
+        if (n++ >= excess) break;
+        this.seen.delete(id);
+      }
+    }
   }
 
   private changed(): void {
