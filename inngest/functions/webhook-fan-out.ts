@@ -3,7 +3,10 @@ import { deliveryRequestedEvent } from "@/inngest/events/webhook-delivery";
 import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-out";
 
 /**
- * Every relayed event of a subscribable type becomes one delivery per enabled webhook of its
+ * The relay makes an event's deliveries itself when it hands the event over, and starts them in
+ * the same send (lib/events/plan-deliveries.ts), marking `routes.webhooks` false; this function is
+ * for an event handed over without them (`routes.webhooks` true or absent). It does the same:
+ * every relayed event of a subscribable type becomes one delivery per enabled webhook of its
  * organization subscribed to it, and each delivery starts its own run of webhook-delivery.
  * A repeated run (engine retry, the same event handed over twice) finds the same deliveries
  * (unique per webhook and event) and sends the same event ids, which Inngest deduplicates.

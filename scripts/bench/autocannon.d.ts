@@ -27,6 +27,10 @@ declare module "autocannon" {
     body?: string;
     /** Requests per second over all connections (a steady load instead of as fast as possible). */
     overallRate?: number;
+    /** Stop after this many requests (instead of after `duration`). */
+    amount?: number;
+    /** Seconds before a request counts as timed out (default 10). */
+    timeout?: number;
   }
   export default function autocannon(options: Options): Promise<Result>;
 }
