@@ -12,6 +12,9 @@ import { CLIENT_IP_HEADER, resolveClientIp } from "../lib/security/client-ip.ts"
 // dispatcher claims, which go to their route handler through @hono/node-server's request listener
 // (node:http's request as a web Request, the handler's Response streamed back).
 
+/** Longest a stopping server waits for requests in flight before it closes their connections. */
+const STOP_GRACE_MS = 25_000;
+
 export interface AppServerOptions {
   /** Next.js's development mode (`npm run dev`); otherwise the production build in .next. */
   dev: boolean;
@@ -124,6 +127,12 @@ export async function startAppServer({ dev, port, hostname }: AppServerOptions):
   } else server.on("request", serve);
 
   let stopping = false;
+  // While stopping, each response is the last on its connection (`Connection: close`), so that
+  // keep-alive clients (a load balancer, the job engine) move to another instance instead of
+  // holding this one open with new requests.
+  server.prependListener("request", (_req: IncomingMessage, res: ServerResponse) => {
+    if (stopping) res.shouldKeepAlive = false;
+  });
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
@@ -134,6 +143,11 @@ export async function startAppServer({ dev, port, hostname }: AppServerOptions):
       void app.close().finally(() => process.exit(code));
     });
     server.closeIdleConnections();
+    // Connections that were busy close once their response is out; after the grace period the
+    // rest are cut.
+    const idle = setInterval(() => server.closeIdleConnections(), 200);
+    idle.unref();
+    setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

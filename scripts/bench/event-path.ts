@@ -199,6 +199,16 @@ async function runEventPathBench(): Promise<BenchRow[]> {
   try {
     const { orgs } = s!;
     const results: Record<string, PhaseResult> = {};
+    // BENCH_EVENT_WEBHOOKS=1 runs only that organization's phases (for a profile of one case).
+    const wanted = process.env["BENCH_EVENT_WEBHOOKS"]?.split(",").map(Number);
+    if (wanted) {
+      for (const org of orgs) {
+        if (!wanted.includes(org.webhooks)) continue;
+        await phase(app, receiver, org, { amount: 100 });
+        console.error(`  ${org.webhooks} webhooks: ${JSON.stringify(await phase(app, receiver, org, { duration: SUSTAINED_SECONDS }))}`);
+      }
+      return [];
+    }
     for (const org of orgs) {
       console.error(`event path: ${org.webhooks} webhooks`);
       await phase(app, receiver, org, { amount: 100 }); // warm-up: the routes and functions loaded and compiled
