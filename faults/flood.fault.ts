@@ -120,7 +120,9 @@ it(`${CLIENTS} clients create portals for ${SECONDS} s in an organization with a
   const floodP99 = Math.max(...results.map((r) => r.latency.p99));
   const peakDuringFlood = peakRss;
 
-  // The events, as the database has them, then each one's delivery.
+  // The events, as the database has them (a create still in flight when the load stopped commits
+  // a moment later), then each one's delivery.
+  await sleep(2000);
   const events = (await pool.query<{ id: string }>(`SELECT id FROM "Event" WHERE "orgId" = $1::uuid AND type = 'portal.created'`, [orgId])).rows.map((r) => r.id);
   const delivered = () => receiver.requests.filter((r) => r.path.endsWith("/flood"));
   await until(
@@ -147,7 +149,9 @@ it(`${CLIENTS} clients create portals for ${SECONDS} s in an organization with a
 
   expect(Object.keys(statuses).filter((code) => Number(code) >= 500)).toEqual([]);
   expect(errors).toBe(0);
-  expect(answered).toBe(events.length);
+  // Every answered create made its event; a request in flight when the load stopped may have too.
+  expect(events.length).toBeGreaterThanOrEqual(answered);
+  expect(events.length).toBeLessThanOrEqual(answered + CLIENTS);
   expect(failedInteractive.map((o) => ("body" in o ? `${o.status} ${o.body.slice(0, 200)}` : `${o.status} ${o.error}`))).toEqual([]);
   expect(peakRss).toBeLessThan(RSS_LIMIT_MB);
   // Exactly once: one request per event, none twice.

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
  */
 export function productionServerArgs(port: number, host = "127.0.0.1", { nextStart = false }: { nextStart?: boolean } = {}): string[] {
   if (nextStart) return [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", host];
-  return ["--enable-source-maps", COMPILED_SERVER, "-p", String(port), "-H", host];
+  return ["--max-old-space-size=384", COMPILED_SERVER, "-p", String(port), "-H", host];
 }
 
 /** The compiled application server (`npm run build`, `npm run build:server`). */
