@@ -339,9 +339,7 @@ describe("recordEvent", () => {
     expect(await dispatchPendingEvents({ orgId })).toEqual({ sent: 1, failed: 0 });
     const starts = receiver.events.filter((e) => e.name === "webhook/delivery.requested" && made.some((d) => d.id === e.data["delivery_id"]));
     expect(starts.map((e) => e.id).sort()).toEqual(made.map((d) => `webhook-delivery-${d.id}-1`).sort());
-    expect(starts.map((e) => e.data)).toEqual(
-      expect.arrayContaining(made.map((d) => ({ delivery_id: d.id, webhook_id: d.webhookId, first_attempt: 1 }))),
-    );
+    expect(starts.map((e) => e.data)).toEqual(expect.arrayContaining(made.map((d) => ({ delivery_id: d.id, webhook_id: d.webhookId, first_attempt: 1 }))));
     // The same two rows, not two more.
     expect(await db.webhookDelivery.count({ where: { eventId: uploadId } })).toBe(2);
 

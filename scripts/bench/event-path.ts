@@ -60,7 +60,12 @@ async function seed(receiver: WebhookReceiver): Promise<Seeded> {
     const { token } = await issueAccessToken({ grantId: grant.id, userId: admin.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES });
     const viewer = await getUserViewer(admin.id, org.id);
     for (let i = 0; i < webhooks; i++) {
-      await createWebhook({ viewer, url: `${receiver.url}/${org.id}/${i}`, events: ["portal.created"], outboundPolicy: { allowPrivate: true, allowHttp: true } });
+      await createWebhook({
+        viewer,
+        url: `${receiver.url}/${org.id}/${i}`,
+        events: ["portal.created"],
+        outboundPolicy: { allowPrivate: true, allowHttp: true },
+      });
     }
     orgs.push({ webhooks, orgId: org.id, token });
   }
@@ -110,7 +115,8 @@ async function drain(app: BenchApp, receiver: WebhookReceiver, org: Org, from: n
   for (;;) {
     const arrived = arrivalsFor(receiver, org.orgId, from).length;
     if (org.webhooks > 0 ? arrived >= expected : (await pendingEvents(org.orgId)) === 0) break;
-    if (performance.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`${org.webhooks} webhooks: ${arrived} of ${expected} deliveries after ${DRAIN_TIMEOUT_MS} ms`);
+    if (performance.now() - started > DRAIN_TIMEOUT_MS)
+      throw new Error(`${org.webhooks} webhooks: ${arrived} of ${expected} deliveries after ${DRAIN_TIMEOUT_MS} ms`);
     if (process.env["BENCH_VERBOSE"] && Math.random() < 0.01) console.error(`  ${arrived} of ${expected} deliveries`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -157,7 +163,12 @@ async function eventsSince(orgId: string, since: Date): Promise<number> {
   return db.event.count({ where: { orgId, type: "portal.created", createdAt: { gte: since } } });
 }
 
-async function phase(app: BenchApp, receiver: WebhookReceiver, org: Org, load: { amount?: number; duration?: number; overallRate?: number }): Promise<PhaseResult> {
+async function phase(
+  app: BenchApp,
+  receiver: WebhookReceiver,
+  org: Org,
+  load: { amount?: number; duration?: number; overallRate?: number },
+): Promise<PhaseResult> {
   const from = receiver.requests.length;
   const since = new Date();
   const cpu0 = [app.server.cpuMs(), app.executor!.cpuMs()];

@@ -15,7 +15,17 @@ import { portalListBench } from "./portal-list.ts";
 import { printTable, writeResults, type Bench, type BenchRow } from "./report.ts";
 import { webhookBench } from "./webhooks.ts";
 
-const BENCHES: Bench[] = [apiBench, webhookBench, ingestBench, folderViewBench, portalListBench, partnerPushBench, bulkRequestBench, inboxBench, eventPathBench];
+const BENCHES: Bench[] = [
+  apiBench,
+  webhookBench,
+  ingestBench,
+  folderViewBench,
+  portalListBench,
+  partnerPushBench,
+  bulkRequestBench,
+  inboxBench,
+  eventPathBench,
+];
 
 // Each benchmark makes its own database: on DATABASE_URL's server when it is set, otherwise on an
 // embedded PostgreSQL server of its own (durable settings, as a deployed server has them).

@@ -28,7 +28,13 @@ afterEach(async () => {
 });
 
 async function setup(checkpointing: boolean, { signs = true, limits = {} as Pick<ExecutorOptions, "maxConcurrentCalls" | "retain"> } = {}) {
-  const executor = await startInngestExecutor({ signingKey: signs ? SIGNING_KEY : undefined, eventKey: EVENT_KEY, timeScale: 0.0001, checkpointing, ...limits });
+  const executor = await startInngestExecutor({
+    signingKey: signs ? SIGNING_KEY : undefined,
+    eventKey: EVENT_KEY,
+    timeScale: 0.0001,
+    checkpointing,
+    ...limits,
+  });
   stops.push(() => executor.close());
   const client = new Inngest({ id: "exec-test", baseUrl: executor.url, eventKey: EVENT_KEY, signingKey: SIGNING_KEY, isDev: false });
   const seen: Record<string, number> = {};
@@ -209,7 +215,14 @@ describe("the executor's queue", () => {
     const first = await client.send({ name: "test/slow", id: "slow-first", data: {} });
     await executor.waitFor(() => executor.state().runs.find((r) => r.event.id === first.ids[0] && r.status === "Completed"));
     await client.send(Array.from({ length: 60 }, (_, i) => ({ name: "test/slow", id: `slow-${i}`, data: {} })));
-    await executor.waitFor(() => (executor.state().runs.filter((r) => r.functionId === "exec-test-slow" && r.status === "Completed").length >= 20 && executor.state().runs.every((r) => r.status === "Completed") ? true : undefined), 20_000);
+    await executor.waitFor(
+      () =>
+        executor.state().runs.filter((r) => r.functionId === "exec-test-slow" && r.status === "Completed").length >= 20 &&
+        executor.state().runs.every((r) => r.status === "Completed")
+          ? true
+          : undefined,
+      20_000,
+    );
     await executor.waitFor(() => (executor.state().events.filter((e) => e.name === "inngest/function.finished").length >= 10 ? true : undefined));
     expect(slowCalls.max).toBeGreaterThan(1);
     expect(slowCalls.max).toBeLessThanOrEqual(3);
@@ -222,7 +235,6 @@ describe("the executor's queue", () => {
     const again = await executor.waitFor(() => executor.state().events.find((e) => e.id === "slow-first"));
     expect(again.duplicate).toBe(true);
   });
-
 });
 
 describe("the executor down", () => {

@@ -734,7 +734,7 @@ export class InngestExecutor {
     if (this.runs.length > this.retain + slack) {
       const drop = this.runs.length - this.retain;
       let dropped = 0;
-      for (let i = 0; i < this.runs.length && dropped < drop; ) {
+      for (let i = 0; i < this.runs.length && dropped < drop;) {
         if (this.active.has(this.runs[i]!.id)) i++;
         else {
           this.runs.splice(i, 1);
