@@ -54,6 +54,11 @@ const pad = (n: number) => String(n).padStart(2, "0");
 const dayText = (t: WallTime) => `${t.day} ${MONTHS[t.month - 1]} ${t.year}`;
 const clockText = (t: WallTime) => `${pad(t.hour)}:${pad(t.minute)}`;
 
+/** The hour (0–23) of the clock in `zone` at `date`. */
+export function hourIn(date: Date, zone: string): number {
+  return wallTime(date, zone).hour;
+}
+
 /** "25 Nov 2026": the day `date` falls on in `zone`. */
 export function formatDate(date: Date, zone: string): string {
   return dayText(wallTime(date, zone));
