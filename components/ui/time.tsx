@@ -21,13 +21,26 @@ export function useTimeZone(): string {
 
 /**
  * A moment: `date` "25 Nov 2026", `datetime` "25 Nov 2026, 14:05", `relative` "2 h ago" (the
- * date and time beyond a week).
+ * date and time beyond a week). Nothing for null.
  */
-export function Time({ value, format = "datetime", className }: { value: Date | string; format?: "date" | "datetime" | "relative"; className?: string }) {
+export function Time({
+  value,
+  format = "datetime",
+  className,
+}: {
+  value: Date | string | null;
+  format?: "date" | "datetime" | "relative";
+  className?: string;
+}) {
   const zone = useTimeZone();
+  if (value === null) return null;
   const date = new Date(value);
   const text =
-    format === "date" ? formatDate(date, zone) : format === "datetime" ? formatDateTime(date, zone) : (formatRelative(date, new Date()) ?? formatDateTime(date, zone));
+    format === "date"
+      ? formatDate(date, zone)
+      : format === "datetime"
+        ? formatDateTime(date, zone)
+        : (formatRelative(date, new Date()) ?? formatDateTime(date, zone));
   // A relative time may have moved on by a minute between the server's render and hydration.
   return (
     <time dateTime={date.toISOString()} title={formatExact(date, zone)} className={className} suppressHydrationWarning={format === "relative"}>
