@@ -12,7 +12,7 @@ import type { NotificationPreferenceKind } from "./preferences";
 // pending item, else UTC.
 
 /** The hour of the recipient's morning the digest goes out at. */
-export const DIGEST_HOUR = 7;
+const DIGEST_HOUR = 7;
 
 export async function keepForDigest(
   item: {
@@ -59,7 +59,9 @@ export async function sendDigest(userId: string): Promise<{ items: number }> {
   const text = [`Hello${user.name ? ` ${user.name}` : ""},`, "", "Here is what happened since your last digest:", "", ...lines].join("\n");
   const html =
     `<p>Hello${user.name ? ` ${escapeHtml(user.name)}` : ""},</p><p>Here is what happened since your last digest:</p><ul>` +
-    items.map((i) => `<li>${escapeHtml(when(i))} · ${i.url ? `<a href="${escapeHtml(i.url)}">${escapeHtml(i.subject)}</a>` : escapeHtml(i.subject)}</li>`).join("") +
+    items
+      .map((i) => `<li>${escapeHtml(when(i))} · ${i.url ? `<a href="${escapeHtml(i.url)}">${escapeHtml(i.subject)}</a>` : escapeHtml(i.subject)}</li>`)
+      .join("") +
     `</ul>`;
   // One organization's items go out under it; a mix (or none) as a message of the product.
   const orgs = new Set(items.map((i) => i.orgId));

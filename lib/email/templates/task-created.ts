@@ -9,7 +9,6 @@ const ASKS: Record<string, string> = {
   FillForm: "asks you to fill in a form",
 };
 
-
 export interface TaskCreatedEmailInput {
   orgName: string;
   portalName: string;

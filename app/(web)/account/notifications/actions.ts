@@ -17,15 +17,12 @@ export const notificationPreferencesAction = formAction({ input: NotificationPre
 });
 
 /** The zone the signed-in user's pages and emails are written in. */
-export const timeZoneAction = formAction(
-  { input: z.object({ timeZone: z.string() }), fields: ["timeZone"] },
-  async ({ timeZone }): Promise<SettingsState> => {
-    const user = await requireUser("/account/notifications");
-    const zone = await setUserTimeZone({ userId: user.id, timeZone });
-    revalidatePath("/", "layout");
-    return { done: `Saved. Dates and times are shown in ${zone}.` };
-  },
-);
+export const timeZoneAction = formAction({ input: z.object({ timeZone: z.string() }), fields: ["timeZone"] }, async ({ timeZone }): Promise<SettingsState> => {
+  const user = await requireUser("/account/notifications");
+  const zone = await setUserTimeZone({ userId: user.id, timeZone });
+  revalidatePath("/", "layout");
+  return { done: `Saved. Dates and times are shown in ${zone}.` };
+});
 
 /** The browser's zone, kept for a signed-in user who has none yet (components/detect-time-zone). */
 export async function detectedTimeZoneAction(zone: unknown): Promise<boolean> {
