@@ -12,7 +12,7 @@ export async function ViewerTimeZone({ userId, orgId, children }: { userId: stri
   const { zone, saved } = await timeZoneOf({ userId, orgId });
   return (
     <TimeZoneProvider zone={zone}>
-      {userId && !saved ? <DetectTimeZone save={detectedTimeZoneAction} /> : null}
+      {userId && !saved ? <DetectTimeZone save={detectedTimeZoneAction} shown={zone} /> : null}
       {children}
     </TimeZoneProvider>
   );
