@@ -68,7 +68,7 @@ test("the sessions page lists the browsers signed in and signs another one out",
   await expect(current).toHaveCount(1);
   await expect(current).toContainText(/^Chrome \d+ on Windows/);
   await expect(current).toContainText(/127\.0\.0\.1|::1|::ffff:127\.0\.0\.1/);
-  await expect(current).toContainText(/last seen \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+  await expect(current).toContainText(/last seen (just now|\d+ min ago) · signed in \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/);
 
   // The other browser works until it is signed out from here.
   await other.page.goto("/account/notifications");

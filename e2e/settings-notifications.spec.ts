@@ -18,7 +18,7 @@ async function setUploads(page: Page, mode: "Immediately" | "Off") {
   await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
   await page.goto("/account/notifications");
   await page.getByTestId("notify-uploads").getByLabel(mode).check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("Saved.");
 }
 

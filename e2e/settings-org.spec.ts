@@ -205,7 +205,7 @@ test("profile, and a guest's own notification settings", async ({ page }) => {
   await page.goto("/account/notifications");
   await page.getByTestId("notify-uploads").getByLabel("Off").check();
   await page.getByTestId("notify-reminders").getByLabel("Daily digest").check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("Saved.");
   await page.reload();
   await expect(page.getByTestId("notify-uploads").getByLabel("Off")).toBeChecked();

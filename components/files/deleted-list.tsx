@@ -5,8 +5,9 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { formatDate, formatSize } from "./format";
+import { formatSize } from "./format";
 import type { FileActions } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export interface DeletedRow {
   id: string;
@@ -57,8 +58,12 @@ export function DeletedList({ actions, portalId, entries }: { actions: FileActio
               </span>
             </Td>
             <Td className="text-right whitespace-nowrap">{e.isFolder ? "—" : formatSize(e.size)}</Td>
-            <Td className="whitespace-nowrap">{formatDate(new Date(e.deletedAt))}</Td>
-            <Td className="whitespace-nowrap">{formatDate(new Date(e.purgeAfter))}</Td>
+            <Td className="whitespace-nowrap">
+              <Time value={e.deletedAt} format="relative" />
+            </Td>
+            <Td className="whitespace-nowrap">
+              <Time value={e.purgeAfter} format="date" />
+            </Td>
             <Td className="text-right">
               <Button variant="secondary" size="sm" disabled={pending && busy === e.id} onClick={() => restore(e)} aria-label={`Restore ${e.name}`}>
                 <RotateCcw aria-hidden size={14} /> {pending && busy === e.id ? "Restoring…" : "Restore"}

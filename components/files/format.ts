@@ -1,4 +1,4 @@
-// Sizes and dates as the file views show them (client and server components alike).
+// Sizes as the file views show them (client and server components alike); dates: components/ui/time.
 
 /** 1536 → "1.5 KB"; bytes under 1 KB stay bytes. */
 export function formatSize(bytes: number): string {
@@ -11,11 +11,4 @@ export function formatSize(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-
-/** "23 Nov 2026" (UTC, so server and browser agree). */
-export function formatDate(date: Date): string {
-  return dateFormat.format(date);
 }

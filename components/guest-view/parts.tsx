@@ -2,10 +2,9 @@ import { CalendarClock, ChevronDown, Download, FileSignature, FileText } from "l
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/links";
+import { Time } from "@/components/ui/time";
 
 // Pieces of the client's pages (guest home and portal view), server-rendered.
-
-const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export const ACTION_LABEL: Record<string, string> = {
   General: "To do",
@@ -28,13 +27,9 @@ export function DueDate({ date, now = new Date() }: { date: Date | null; now?: D
   return (
     <span className={`inline-flex items-center gap-1 text-sm ${overdue ? "font-medium text-red-700" : "text-slate-700"}`}>
       <CalendarClock aria-hidden className="size-4" />
-      {overdue ? "Overdue since" : "Due"} {DATE.format(date)}
+      {overdue ? "Overdue since" : "Due"} <Time value={date} format="date" />
     </span>
   );
-}
-
-export function formatDate(date: Date | null): string {
-  return date ? DATE.format(date) : "";
 }
 
 export interface SwitcherPortal {
@@ -104,7 +99,7 @@ export function FileList({ orgId, portalId, files, canDownload }: { orgId: strin
             <span className="min-w-0">
               <span className="block truncate text-sm font-medium text-slate-900">{f.name}</span>
               <span className="block text-xs text-slate-600">
-                {formatSize(f.size)} · {formatDate(f.registeredAt)}
+                {formatSize(f.size)} · <Time value={f.registeredAt} format="relative" />
                 {f.signed ? " · Signed" : ""}
               </span>
             </span>

@@ -4,6 +4,7 @@ import { AlarmClock, CheckCircle2, FileSignature, FileUp, ListChecks, MessageSqu
 import Link from "next/link";
 import { useRef, type KeyboardEvent } from "react";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
 
 export interface InboxRow {
   id: string;
@@ -29,9 +30,6 @@ const KIND: Record<InboxRow["kind"], { label: string; verb: string; icon: typeof
   message: { label: "Message", verb: "wrote", icon: MessageSquare },
   overdue: { label: "Overdue", verb: "is overdue", icon: AlarmClock },
 };
-
-const TIME = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 /**
  * The inbox's rows. Each opens with one button (a form: the item is marked seen, then the page
@@ -102,7 +100,14 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
                   )}
                 </form>
                 <p className="mt-0.5 text-sm text-slate-600">
-                  {r.kind === "overdue" ? `Request due ${DAY.format(new Date(r.at))}, still open` : `${r.actor ?? "A client"} ${k.verb}`} ·{" "}
+                  {r.kind === "overdue" ? (
+                    <>
+                      Request due <Time value={r.at} format="date" />, still open
+                    </>
+                  ) : (
+                    `${r.actor ?? "A client"} ${k.verb}`
+                  )}{" "}
+                  ·{" "}
                   <Link href={r.portalHref} className="underline hover:text-brand" aria-label={`Only ${r.portalName}`}>
                     {r.portalName}
                   </Link>
@@ -110,7 +115,7 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
               </div>
               <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-slate-600">
                 <Badge tone={r.kind === "overdue" ? "warning" : unread ? "brand" : "neutral"}>{unread ? `New · ${k.label}` : k.label}</Badge>
-                {r.kind === "overdue" ? null : <time dateTime={r.at}>{TIME.format(new Date(r.at))}</time>}
+                {r.kind === "overdue" ? null : <Time value={r.at} format="relative" />}
               </div>
             </div>
           </li>

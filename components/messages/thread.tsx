@@ -5,8 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { ThreadMessage } from "@/lib/messages/thread";
 import { fileDownloadPath } from "@/lib/links";
-
-const TIME = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+import { Time } from "@/components/ui/time";
 
 /**
  * A portal's messages, oldest first, each with its author and side (the firm or the client), its
@@ -62,7 +61,7 @@ export function MessageThread({
                     New
                   </Badge>
                 ) : null}
-                <time dateTime={m.createdAt.toISOString()}>{TIME.format(m.createdAt)} UTC</time>
+                <Time value={m.createdAt} format="relative" />
               </span>
             </div>
             {m.body ? <p className="break-words whitespace-pre-line text-slate-800">{m.body}</p> : null}

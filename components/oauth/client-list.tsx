@@ -1,6 +1,7 @@
 import { ClientActions } from "@/components/oauth/client-actions";
 import { ClientProfileForm } from "@/components/oauth/client-profile-form";
 import type { ClientActionState, ClientProfileState, FormAction } from "@/components/oauth/state";
+import { Time } from "@/components/ui/time";
 
 export interface ClientSummary {
   id: string;
@@ -18,10 +19,8 @@ export interface ClientSummary {
   logoUrl: string | null;
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-
 function When({ date }: { date: Date }) {
-  return <time dateTime={date.toISOString()}>{dateFormat.format(date)}</time>;
+  return <Time value={date} format="date" />;
 }
 
 /** The organization's clients; secrets appear only as their last four characters. */

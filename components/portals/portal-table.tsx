@@ -3,8 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { portalPath } from "@/lib/links";
 import type { PortalListRow } from "@/lib/portals/search-portals";
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+import { Time } from "@/components/ui/time";
 
 /**
  * One page of portals: state, tags, task counts, guests and last activity per row. With
@@ -25,7 +24,7 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
           <Th className="hidden lg:table-cell">Tags</Th>
           <Th className="text-right">Open / done tasks</Th>
           <Th className="hidden text-right sm:table-cell">Guests</Th>
-          <Th className="hidden md:table-cell">Last activity (UTC)</Th>
+          <Th className="hidden md:table-cell">Last activity</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -81,11 +80,7 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
             </Td>
             <Td className="hidden text-right tabular-nums sm:table-cell">{p.guestCount}</Td>
             <Td className="hidden whitespace-nowrap md:table-cell">
-              {p.lastActivityAt ? (
-                <time dateTime={p.lastActivityAt.toISOString()}>{dateFormat.format(p.lastActivityAt)}</time>
-              ) : (
-                <span className="text-slate-500">None yet</span>
-              )}
+              {p.lastActivityAt ? <Time value={p.lastActivityAt} format="relative" /> : <span className="text-slate-500">None yet</span>}
             </Td>
           </tr>
         ))}

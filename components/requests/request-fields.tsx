@@ -7,6 +7,8 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { useTimeZone } from "@/components/ui/time";
+import { fromZonedInput } from "@/lib/time/format";
 import { taskActionTypes } from "@/lib/events/task-names";
 
 // A request to be made later, once per portal or per period (lib/requests/schemas.ts RequestSpec):
@@ -43,9 +45,11 @@ export function RequestFields({
   const [documentId, setDocumentId] = useState("");
   const types = documents.length > 0 ? taskActionTypes : taskActionTypes.filter((t) => t !== "Sign Document");
 
+  // A date picked is due at the end of that day in the viewer's zone.
+  const zone = useTimeZone();
   const due =
     dueKind === "date" && date
-      ? { kind: "date", date: `${date}T23:59:59.000Z` }
+      ? { kind: "date", date: fromZonedInput(`${date}T23:59:59`, zone)?.toISOString() ?? date }
       : dueKind === "relative"
         ? { kind: "relative", days: Number(days) }
         : { kind: "none" };
@@ -102,7 +106,15 @@ export function RequestFields({
           <Input id="request-due-days" label="Days" type="number" min={0} max={366} value={days} onChange={(e) => setDays(e.target.value)} error={errors.due} />
         ) : null}
         {dueKind === "date" ? (
-          <Input id="request-due-date" label="Date (end of day, UTC)" type="date" value={date} onChange={(e) => setDate(e.target.value)} error={errors.due} />
+          <Input
+            id="request-due-date"
+            label="Date (end of day)"
+            hint={`In your time zone, ${zone}.`}
+            type="date"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+            error={errors.due}
+          />
         ) : null}
       </fieldset>
       <Checkbox

@@ -3,8 +3,8 @@ import { ACTION_LABELS } from "@/components/tasks/labels";
 import { Badge } from "@/components/ui/badge";
 import type { taskActionTypes } from "@/lib/events/task-names";
 import type { FormAction } from "@/lib/web/form-state";
+import { Day } from "@/components/ui/time";
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const EVERY = { monthly: "Every month", quarterly: "Every 3 months", yearly: "Every year" } as const;
 type Frequency = keyof typeof EVERY;
 type ActionType = (typeof taskActionTypes)[number];
@@ -59,7 +59,15 @@ export function RecurringList({
             <p className="flex flex-wrap gap-x-3 text-xs text-slate-600">
               <span>{ACTION_LABELS[r.actionType]}</span>
               <span>{every(r.frequency, r.dayOfMonth)}</span>
-              <span data-testid="next-occurrence">{r.nextOccurrence ? `Next: ${dateFormat.format(r.nextOccurrence)}` : "No next occurrence"}</span>
+              <span data-testid="next-occurrence">
+                {r.nextOccurrence ? (
+                  <>
+                    Next: <Day value={r.nextOccurrence} />
+                  </>
+                ) : (
+                  "No next occurrence"
+                )}
+              </span>
               <span>{r.occurrences === 1 ? "1 sent" : `${r.occurrences} sent`}</span>
             </p>
           </div>

@@ -11,9 +11,10 @@ import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { useTimeZone } from "@/components/ui/time";
+import { fromZonedInput, toZonedInput } from "@/lib/time/format";
 import { taskActionTypes } from "@/lib/events/task-names";
 import { ACTION_HINTS, ACTION_LABELS, REMINDER_HINT } from "./labels";
-import { isoToLocal, localToIso } from "./dates";
 import { FieldBuilder, newField, toPosted, type BuilderField } from "./field-builder";
 import { SignatureFields, type PdfOption } from "./signature-fields";
 import type { FileActions } from "@/components/files/actions";
@@ -65,7 +66,9 @@ function CommonFields({
   errors: Partial<Record<string, string>>;
   initial?: { title: string; description: string; dueDate: Date | null; sendReminder: boolean };
 }) {
-  const [due, setDue] = useState(() => isoToLocal(initial?.dueDate ?? null));
+  // The picker shows wall time in the viewer's zone, which need not be the browser's.
+  const zone = useTimeZone();
+  const [due, setDue] = useState(() => (initial?.dueDate ? toZonedInput(new Date(initial.dueDate), zone) : ""));
   const [remind, setRemind] = useState(initial?.sendReminder ?? false);
   return (
     <>
@@ -88,10 +91,10 @@ function CommonFields({
           setDue(e.target.value);
           if (!e.target.value) setRemind(false);
         }}
-        hint="Optional; reminders need one"
+        hint={`Optional; reminders need one. In your time zone, ${zone}.`}
         error={errors.due_date}
       />
-      <input type="hidden" name="due_date" value={localToIso(due)} />
+      <input type="hidden" name="due_date" value={due ? (fromZonedInput(due, zone)?.toISOString() ?? due) : ""} />
       <Checkbox
         id="task-reminders"
         name="send_reminder"

@@ -28,6 +28,11 @@ function uploadedBy(orgId: string, portalId: string, user: { id: string; email: 
   };
 }
 
+/** The hourly run as scheduled at `iso`. */
+function digestRunAt(iso: string) {
+  return new InngestTestEngine({ function: dailyDigest, events: [{ name: "inngest/scheduled.timer", data: {}, ts: Date.parse(iso) }] }).execute();
+}
+
 describe("notification preferences", () => {
   it("defaults to immediately and stores a user's choice", async () => {
     const user = await createTestUser();
@@ -102,15 +107,37 @@ describe("notification preferences", () => {
     expect((await db.outboundEmail.findMany({ where: { orgId: org.id } })).map((e) => e.to)).toEqual([admin.email]);
     expect(await db.digestItem.count({ where: { userId: digest.id, sentAt: null } })).toBe(2);
 
-    const { result } = await new InngestTestEngine({ function: dailyDigest }).execute();
+    const { result } = await digestRunAt("2026-11-25T07:00:00Z");
     expect(result).toMatchObject({ items: expect.any(Number) });
     const mails = await db.outboundEmail.findMany({ where: { to: digest.email, template: "digest" } });
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Your daily digest: 2 updates");
     expect(mails[0]!.text).toContain("New file in Books 2026");
+    expect(mails[0]!.text).not.toContain("UTC");
     expect(await db.digestItem.count({ where: { userId: digest.id, sentAt: null } })).toBe(0);
     // Nothing pending: the next run mails nothing to this user.
-    await new InngestTestEngine({ function: dailyDigest }).execute();
+    await digestRunAt("2026-11-26T07:00:00Z");
     expect(await db.outboundEmail.count({ where: { to: digest.email, template: "digest" } })).toBe(1);
+  });
+
+  it("goes out at 07:00 in the recipient's zone, else the organization's default, with times in that zone", async () => {
+    const org = await createTestOrg();
+    await db.organization.update({ where: { id: org.id }, data: { defaultTimeZone: "Asia/Tokyo" } });
+    const newYork = await createTestUser({ orgId: org.id, role: "member" });
+    const tokyo = await createTestUser({ orgId: org.id, role: "member" });
+    await db.user.update({ where: { id: newYork.id }, data: { timeZone: "America/New_York" } });
+    const createdAt = new Date("2026-11-24T20:30:00Z");
+    for (const user of [newYork, tokyo])
+      await db.digestItem.create({ data: { userId: user.id, orgId: org.id, kind: "uploads", subject: "New file", text: "", createdAt } });
+    const digests = async () => (await db.outboundEmail.findMany({ where: { orgId: org.id, template: "digest" } })).map((e) => ({ to: e.to, text: e.text }));
+
+    // 22:00 UTC is 07:00 in Tokyo (the organization's default), 17:00 in New York.
+    await digestRunAt("2026-11-24T22:00:00Z");
+    expect(await digests()).toEqual([{ to: tokyo.email, text: expect.stringContaining("- 25 Nov 2026, 05:30 · New file") }]);
+    // 07:00 UTC is nobody's morning here; 12:00 UTC is 07:00 in New York (EST).
+    await digestRunAt("2026-11-25T07:00:00Z");
+    expect(await digests()).toHaveLength(1);
+    await digestRunAt("2026-11-25T12:00:00Z");
+    expect((await digests())[1]).toEqual({ to: newYork.email, text: expect.stringContaining("- 24 Nov 2026, 15:30 · New file") });
   });
 });

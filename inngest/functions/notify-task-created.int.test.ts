@@ -68,6 +68,22 @@ describe("new requests for clients", () => {
     expect(await mails(s.admin.email)).toEqual([]);
   });
 
+  it("writes the due date on the day it falls in the client's own zone", async () => {
+    const s = await setup();
+    await db.user.update({ where: { id: s.guest.id }, data: { timeZone: "Pacific/Auckland" } });
+    const { taskId } = await createTask({
+      viewer: s.viewer,
+      portalId: s.portal.id,
+      title: "Payroll",
+      due_date: "2026-12-01T12:00:00Z",
+      assigned_guest_ids: [s.guest.id],
+    });
+    await run(taskId);
+    const [mail] = await mails(s.guest.email);
+    // 12:00 UTC on 1 December is 01:00 on 2 December in Auckland (NZDT, UTC+13).
+    expect(mail!.text).toContain("Due 2 Dec 2026");
+  });
+
   it("an unassigned task is for every accepted guest of the portal; one assigned to members only is for none", async () => {
     const s = await setup();
     const pending = await createTestUser({ name: "Not accepted" });

@@ -8,6 +8,7 @@ import { portalWebUrl } from "@/lib/links";
 import { completeTask } from "@/lib/tasks/complete-task";
 import { createTask } from "@/lib/tasks/create-task";
 import { updateTask } from "@/lib/tasks/update-task";
+import { formatDateTime } from "@/lib/time/format";
 import { createApiContext, createTestGuest, createTestPortal } from "@/lib/test-support/fixtures";
 
 // The reminder run driven by @inngest/test: sleeps mocked (they return at once, and a handler
@@ -91,7 +92,9 @@ describe("task-reminders", () => {
       'Reminder: "Upload the <signed> contract" was due 7 days ago',
     ]);
     expect(emails[0]?.text).toContain(portalWebUrl(s.org.id, s.portal.id));
-    expect(emails[0]?.text).toContain(due.toISOString().slice(0, 10));
+    // In the guest's zone: none of their own, so the organization's default (UTC).
+    expect(emails[0]?.text).toContain(`Due: ${formatDateTime(due, "UTC")}`);
+    expect(emails[0]?.text).not.toContain(" UTC");
     expect(emails[0]?.html).toContain("Upload the &lt;signed&gt; contract");
     expect(emails[0]?.html).toContain("Smith &amp; Co &lt;2026&gt;");
 

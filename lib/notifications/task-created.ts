@@ -1,7 +1,9 @@
 import { db, type Tx } from "@/lib/db";
-import { formatDueDate, taskCreatedEmail } from "@/lib/email/templates/task-created";
+import { taskCreatedEmail } from "@/lib/email/templates/task-created";
 import { env } from "@/lib/env";
 import { guestPortalPath } from "@/lib/links";
+import { formatDate } from "@/lib/time/format";
+import { orgTimeZone } from "@/lib/time/settings";
 import type { HeldNotice } from "./batch";
 
 /** The link a client follows to a task: its signing page for a document, its card otherwise. */
@@ -35,26 +37,36 @@ export async function taskCreatedNotices(input: { orgId: string; portalId: strin
   const signers = task.signingOrder === "sequential" ? task.signers.slice(0, 1) : task.signers;
   const guests = await taskClients(db, { orgId: input.orgId, portalId: input.portalId, assignees: signers.length > 0 ? signers : task.assignees });
   const taskUrl = guestTaskUrl(input.orgId, input.portalId, task);
-  const content = taskCreatedEmail({
-    orgName: task.portal.org.name,
-    portalName: task.portal.name,
-    taskTitle: task.title,
-    taskDescription: task.description,
-    actionType: task.actionType,
-    dueDate: task.dueDate,
-    taskUrl,
+  // Each client reads the due date in their own zone, else the organization's.
+  const [fallbackZone, zones] = await Promise.all([
+    orgTimeZone(input.orgId),
+    db.user.findMany({ where: { id: { in: guests } }, select: { id: true, timeZone: true } }),
+  ]);
+  const zoneOf = new Map(zones.map((u) => [u.id, u.timeZone]));
+  return guests.map((userId) => {
+    const timeZone = zoneOf.get(userId) ?? fallbackZone;
+    const content = taskCreatedEmail({
+      orgName: task.portal.org.name,
+      portalName: task.portal.name,
+      taskTitle: task.title,
+      taskDescription: task.description,
+      actionType: task.actionType,
+      dueDate: task.dueDate,
+      taskUrl,
+      timeZone,
+    });
+    const detail = [task.portal.name, task.dueDate ? `due ${formatDate(task.dueDate, timeZone)}` : "no due date"].join(" · ");
+    return {
+      userId,
+      orgId: input.orgId,
+      kind: "requests" as const,
+      sourceId: task.id,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+      line: { title: task.title, url: taskUrl, detail },
+    };
   });
-  const detail = [task.portal.name, task.dueDate ? `due ${formatDueDate(task.dueDate)}` : "no due date"].join(" · ");
-  return guests.map((userId) => ({
-    userId,
-    orgId: input.orgId,
-    kind: "requests" as const,
-    sourceId: task.id,
-    subject: content.subject,
-    text: content.text,
-    html: content.html,
-    line: { title: task.title, url: taskUrl, detail },
-  }));
 }
 
 /**

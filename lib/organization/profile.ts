@@ -22,13 +22,15 @@ export interface OrgProfile {
   /** Same-origin path of the logo (lib/organization/logo.ts), or null. */
   logoUrl: string | null;
   defaultGuestPermissions: GuestPermissions;
+  /** IANA zone of people without their own (lib/time/settings.ts). */
+  defaultTimeZone: string;
 }
 
 /** Anyone who belongs to the organization (guests too: their pages show its name and colour). */
 export async function getOrgProfile({ viewer }: { viewer: Viewer }): Promise<OrgProfile> {
   const org = await db.organization.findUniqueOrThrow({
     where: { id: viewer.orgId },
-    select: { id: true, name: true, plan: true, apiEnabled: true, brandColor: true, logoUrl: true, defaultGuestPermissions: true },
+    select: { id: true, name: true, plan: true, apiEnabled: true, brandColor: true, logoUrl: true, defaultGuestPermissions: true, defaultTimeZone: true },
   });
   return { ...org, defaultGuestPermissions: readGuestPermissions(org.defaultGuestPermissions) };
 }

@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send-email";
 import { routeByPreference } from "@/lib/notifications/digest";
 import { reminderEmail } from "@/lib/email/templates/reminder";
+import { orgTimeZone } from "@/lib/time/settings";
 import { portalWebUrl } from "@/lib/links";
 
 export type ReminderOutcome =
@@ -69,25 +70,29 @@ export async function sendTaskReminder({
     const assigned = task.assignees.map((a) => a.userId);
     const guests = await db.portalGuest.findMany({
       where: { orgId, portalId: task.portalId, ...(assigned.length > 0 ? { userId: { in: assigned } } : {}) },
-      select: { user: { select: { email: true } } },
+      select: { user: { select: { email: true, timeZone: true } } },
       orderBy: { invitedAt: "asc" },
     });
     const recipients = [...new Set(guests.map((g) => g.user.email))];
+    const zoneOf = new Map(guests.map((g) => [g.user.email, g.user.timeZone]));
     if (recipients.length === 0) {
       await db.taskReminder.updateMany({ where, data: { status: "skipped", detail: "No guest to remind" } });
       return { outcome: "skipped", recipients };
     }
-    const message = reminderEmail({
-      taskTitle: task.title,
-      taskDescription: task.description,
-      portalName: task.portal.name,
-      // The task's due date: scheduleStopReason found them equal.
-      dueDate: new Date(dueDate),
-      offsetDays,
-      portalUrl: portalWebUrl(orgId, task.portalId),
-    });
     const failed: string[] = [];
+    const fallbackZone = await orgTimeZone(orgId);
     for (const to of recipients) {
+      // Each guest reads the due date in their own zone, else the organization's.
+      const message = reminderEmail({
+        taskTitle: task.title,
+        taskDescription: task.description,
+        portalName: task.portal.name,
+        // The task's due date: scheduleStopReason found them equal.
+        dueDate: new Date(dueDate),
+        offsetDays,
+        portalUrl: portalWebUrl(orgId, task.portalId),
+        timeZone: zoneOf.get(to) ?? fallbackZone,
+      });
       // The guest's notification settings: a reminder may go to their daily digest, or nowhere.
       const route = await routeByPreference({
         email: to,

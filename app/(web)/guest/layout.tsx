@@ -4,6 +4,7 @@ import { signOutAction } from "@/app/sign-in/actions";
 import { AppHeader } from "@/components/app-header";
 import { requireUser } from "@/lib/auth/session";
 import { GUEST_HOME_PATH } from "@/lib/links";
+import { ViewerTimeZone } from "../viewer-time-zone";
 
 /** The client's home: outside any one organization (a client may work with several firms). */
 export default async function GuestLayout({ children }: { children: ReactNode }) {
@@ -20,7 +21,9 @@ export default async function GuestLayout({ children }: { children: ReactNode })
       >
         <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
-      <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">{children}</main>
+      <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">
+        <ViewerTimeZone userId={user.id}>{children}</ViewerTimeZone>
+      </main>
     </div>
   );
 }

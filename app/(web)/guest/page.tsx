@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { ArrowRight, Building2, CheckCircle2, Inbox } from "lucide-react";
 import Link from "next/link";
-import { ACTION_LABEL, DueDate, formatDate } from "@/components/guest-view/parts";
+import { ACTION_LABEL, DueDate } from "@/components/guest-view/parts";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/session";
 import { listGuestHome } from "@/lib/guests/guest-view";
 import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/links";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Your portals" };
 
@@ -81,7 +82,7 @@ export default async function GuestHomePage() {
                     {p.recentFiles.map((f) => (
                       <li key={f.id} className="flex justify-between gap-2">
                         <span className="truncate text-slate-800">{f.name}</span>
-                        <span className="shrink-0 text-xs text-slate-600">{formatDate(f.registeredAt)}</span>
+                        <Time value={f.registeredAt} format="relative" className="shrink-0 text-xs text-slate-600" />
                       </li>
                     ))}
                   </ul>

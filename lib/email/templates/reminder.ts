@@ -1,4 +1,5 @@
 import { escapeHtml } from "@/lib/email/escape";
+import { formatDateTime } from "@/lib/time/format";
 
 export interface ReminderEmailInput {
   taskTitle: string;
@@ -8,6 +9,8 @@ export interface ReminderEmailInput {
   /** Days from the due date: -14, -7, -3, 0 or 7. */
   offsetDays: number;
   portalUrl: string;
+  /** The recipient's zone (lib/time/settings.ts). */
+  timeZone: string;
 }
 
 function when(offsetDays: number): string {
@@ -18,7 +21,7 @@ function when(offsetDays: number): string {
 
 /** A task reminder for a portal guest (D18): the task, its due date and the portal link. */
 export function reminderEmail(input: ReminderEmailInput) {
-  const due = input.dueDate.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  const due = formatDateTime(input.dueDate, input.timeZone);
   const subject = `Reminder: "${input.taskTitle}" ${when(input.offsetDays)}`;
   const description = input.taskDescription.trim();
   const text = [

@@ -1,4 +1,5 @@
 import { escapeHtml } from "@/lib/email/escape";
+import { formatDate } from "@/lib/time/format";
 
 const ASKS: Record<string, string> = {
   General: "asks you to do something",
@@ -8,11 +9,6 @@ const ASKS: Record<string, string> = {
   FillForm: "asks you to fill in a form",
 };
 
-/** "30 Nov 2026" (UTC, as the portal shows due dates). */
-export function formatDueDate(date: Date): string {
-  return date.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-}
-
 export interface TaskCreatedEmailInput {
   orgName: string;
   portalName: string;
@@ -21,12 +17,14 @@ export interface TaskCreatedEmailInput {
   actionType: string;
   dueDate: Date | null;
   taskUrl: string;
+  /** The recipient's zone (lib/time/settings.ts): the due date is the day it falls on there. */
+  timeZone: string;
 }
 
 /** A client's new request: what the firm asks, by when, and the link straight to it. */
 export function taskCreatedEmail(input: TaskCreatedEmailInput) {
   const asks = ASKS[input.actionType] ?? ASKS.General!;
-  const due = input.dueDate ? `Due ${formatDueDate(input.dueDate)}` : "No due date";
+  const due = input.dueDate ? `Due ${formatDate(input.dueDate, input.timeZone)}` : "No due date";
   const description = input.taskDescription.trim();
   const subject = `New request from ${input.orgName}: ${input.taskTitle}`;
   const text = [

@@ -2,8 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import type { SettingsState } from "@/components/settings/action-form";
-import { requireUser } from "@/lib/auth/session";
+import { z } from "zod";
+import { currentUser, requireUser } from "@/lib/auth/session";
 import { NotificationPreferencesSchema, setNotificationPreferences } from "@/lib/notifications/preferences";
+import { adoptDetectedTimeZone, setUserTimeZone } from "@/lib/time/settings";
 import { formAction } from "@/lib/web/org-action";
 
 /** The signed-in user's own email choices (members and guests alike). */
@@ -13,3 +15,18 @@ export const notificationPreferencesAction = formAction({ input: NotificationPre
   revalidatePath("/account/notifications");
   return { done: "Saved. These choices apply in every organization you belong to." };
 });
+
+/** The zone the signed-in user's pages and emails are written in. */
+export const timeZoneAction = formAction({ input: z.object({ timeZone: z.string() }), fields: ["timeZone"] }, async ({ timeZone }): Promise<SettingsState> => {
+  const user = await requireUser("/account/notifications");
+  const zone = await setUserTimeZone({ userId: user.id, timeZone });
+  revalidatePath("/", "layout");
+  return { done: `Saved. Dates and times are shown in ${zone}.` };
+});
+
+/** The browser's zone, kept for a signed-in user who has none yet (components/detect-time-zone). */
+export async function detectedTimeZoneAction(zone: unknown): Promise<boolean> {
+  const user = await currentUser();
+  if (!user || typeof zone !== "string") return false;
+  return adoptDetectedTimeZone({ userId: user.id, timeZone: zone });
+}

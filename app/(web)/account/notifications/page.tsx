@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { AccountPage } from "@/components/account/account-page";
 import { ActionForm } from "@/components/settings/action-form";
+import { TimeZoneField } from "@/components/settings/time-zone-field";
 import { Card } from "@/components/ui/card";
 import { requireUser } from "@/lib/auth/session";
 import { getNotificationPreferences, NOTIFICATION_KINDS, type NotificationPreferenceKind } from "@/lib/notifications/preferences";
-import { notificationPreferencesAction } from "./actions";
+import { timeZoneOf } from "@/lib/time/settings";
+import { notificationPreferencesAction, timeZoneAction } from "./actions";
 
 export const metadata: Metadata = { title: "My notifications" };
 
@@ -25,7 +27,7 @@ const MODES = [
 /** Every signed-in user, guests included, chooses per kind of email: now, in a daily digest, or never. */
 export default async function NotificationsPage() {
   const user = await requireUser("/account/notifications");
-  const prefs = await getNotificationPreferences(user.id);
+  const [prefs, { zone }] = await Promise.all([getNotificationPreferences(user.id), timeZoneOf({ userId: user.id })]);
   return (
     <AccountPage
       userId={user.id}
@@ -33,7 +35,7 @@ export default async function NotificationsPage() {
       intro={
         <>
           Choose which emails you get at {user.email}. Several uploads, requests or messages within a minute come as one email. The daily digest collects the
-          day&apos;s updates in one email each morning (07:00 UTC). Invitations to new portals and sign-in links are always sent.
+          day&apos;s updates in one email each morning (07:00 in your time zone). Invitations to new portals and sign-in links are always sent.
         </>
       }
     >
@@ -53,6 +55,17 @@ export default async function NotificationsPage() {
               </div>
             </fieldset>
           ))}
+        </ActionForm>
+      </Card>
+      <Card title="Time zone">
+        <ActionForm action={timeZoneAction} submitLabel="Save time zone">
+          <TimeZoneField
+            id="time-zone"
+            name="timeZone"
+            label="Your time zone"
+            value={zone}
+            hint="Dates and times on every page and in your emails are shown in it, and the daily digest arrives at 07:00 there. Type to search, e.g. Europe/London."
+          />
         </ActionForm>
       </Card>
     </AccountPage>

@@ -6,10 +6,9 @@ import { describeDevice } from "@/lib/auth/describe-device";
 import { currentSessionId, requireUser } from "@/lib/auth/session";
 import { listActiveSessions } from "@/lib/auth/user-sessions";
 import { endOtherSessionsAction, endSessionAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Signed-in sessions" };
-
-const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 
 /** Every browser the user is signed in with: device, address, last seen; each can be signed out. */
 export default async function SessionsPage() {
@@ -33,7 +32,7 @@ export default async function SessionsPage() {
                   {s.current ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">This browser</span> : null}
                 </p>
                 <p className="text-slate-600">
-                  {s.ip || "Unknown address"} · last seen {when(s.lastSeenAt)} · signed in {when(s.createdAt)}
+                  {s.ip || "Unknown address"} · last seen <Time value={s.lastSeenAt} format="relative" /> · signed in <Time value={s.createdAt} />
                 </p>
               </div>
               {s.current ? null : (

@@ -11,10 +11,9 @@ import { AddPasskey } from "@/components/account/add-passkey";
 import { listPasskeys } from "@/lib/auth/passkeys";
 import { twoFactorStatus } from "@/lib/auth/two-factor";
 import { confirmTotpAction, disableTwoFactorAction, finishPasskeyAction, removePasskeyAction, startPasskeyAction, startTotpAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Two-factor authentication" };
-
-const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 
 const SET_A_PASSWORD = (
   <Link className="text-brand underline" href="/sign-in/forgot">
@@ -53,7 +52,14 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
                   <div className="text-sm">
                     <p className="font-medium">{p.name}</p>
                     <p className="text-slate-600">
-                      Added {when(p.createdAt)} · {p.lastUsedAt ? `last used ${when(p.lastUsedAt)}` : "not used yet"}
+                      Added <Time value={p.createdAt} format="date" /> ·{" "}
+                      {p.lastUsedAt ? (
+                        <>
+                          last used <Time value={p.lastUsedAt} format="relative" />
+                        </>
+                      ) : (
+                        "not used yet"
+                      )}
                       {p.deviceType === "multiDevice" ? " · synced" : ""}
                     </p>
                   </div>
@@ -91,7 +97,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
         {status.enabledAt ? (
           <div className="space-y-4">
             <p className="text-sm" data-testid="two-factor-on">
-              On since {status.enabledAt.toISOString().slice(0, 10)}. {status.recoveryCodesLeft} unused recovery codes.
+              On since <Time value={status.enabledAt} format="date" />. {status.recoveryCodesLeft} unused recovery codes.
             </p>
             <ActionForm action={disableTwoFactorAction} submitLabel="Turn off" variant="danger">
               <Input label="Current code or a recovery code" id="disable-code" name="code" autoComplete="one-time-code" required />

@@ -11,6 +11,7 @@ import { mustEnrolTwoFactor, TWO_FACTOR_PATH } from "@/lib/auth/require-two-fact
 import { requireUser } from "@/lib/auth/session";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { orgBrand } from "@/lib/organization/brand-style";
+import { ViewerTimeZone } from "../../viewer-time-zone";
 
 export default async function OrgLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -52,7 +53,11 @@ export default async function OrgLayout({ children, params }: { children: ReactN
         <OrgSwitcher current={orgId} options={orgs} />
         <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
-      <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">{children}</main>
+      <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">
+        <ViewerTimeZone userId={user.id} orgId={orgId}>
+          {children}
+        </ViewerTimeZone>
+      </main>
     </div>
   );
 }

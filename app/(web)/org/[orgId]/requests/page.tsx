@@ -8,10 +8,9 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { listBulkRequests } from "@/lib/requests/bulk-progress";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Bulk requests" };
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export default async function BulkRequestsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -36,7 +35,7 @@ export default async function BulkRequestsPage({ params }: { params: Promise<{ o
               <Th>Request</Th>
               <Th>Status</Th>
               <Th className="text-right">Sent / skipped / failed</Th>
-              <Th>Created (UTC)</Th>
+              <Th>Created</Th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -56,7 +55,7 @@ export default async function BulkRequestsPage({ params }: { params: Promise<{ o
                   {r.counts.sent} / {r.counts.skipped} / {r.counts.failed} of {r.counts.total}
                 </Td>
                 <Td className="whitespace-nowrap">
-                  <time dateTime={r.createdAt.toISOString()}>{dateFormat.format(r.createdAt)}</time>
+                  <Time value={r.createdAt} />
                 </Td>
               </tr>
             ))}

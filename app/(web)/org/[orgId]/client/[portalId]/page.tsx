@@ -3,7 +3,7 @@ import { CheckCircle2, FileSignature, FolderOpen, ListChecks, MessageSquare, Und
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { DueDate, FileList, formatDate, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
+import { DueDate, FileList, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest-view/task-forms";
 import { TaskUpload } from "@/components/guest-view/task-upload";
 import { PortalMessages } from "@/components/messages/portal-messages";
@@ -18,6 +18,7 @@ import { markThreadReadAction, postMessageAction } from "../../vault/[portalId]/
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 import { orNotFound } from "@/lib/web/or-not-found";
+import { Time } from "@/components/ui/time";
 
 type Params = { orgId: string; portalId: string };
 
@@ -159,7 +160,9 @@ export default async function GuestPortalPage({ params, searchParams }: { params
                     <CheckCircle2 aria-hidden className="size-4 text-green-700" />
                     <span className="font-medium text-slate-900">{task.title}</span>
                   </span>
-                  <span className="text-slate-600">Done {formatDate(task.completedAt)}</span>
+                  <span className="text-slate-600">
+                    Done <Time value={task.completedAt} format="relative" />
+                  </span>
                 </div>
                 <p className="text-slate-600" data-testid="done-state">
                   {task.review === "accepted"

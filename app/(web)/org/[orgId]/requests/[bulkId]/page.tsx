@@ -12,6 +12,7 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getBulkRequest } from "@/lib/requests/bulk-progress";
 import { cancelBulkRequestAction } from "../actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Bulk request" };
 
@@ -21,7 +22,6 @@ const REASONS: Record<string, string> = {
   cancelled: "Cancelled before it was sent",
 };
 const STATUS_TONE: Record<string, BadgeTone> = { sent: "success", skipped: "warning", failed: "danger", pending: "neutral" };
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export default async function BulkRequestPage({ params }: { params: Promise<{ orgId: string; bulkId: string }> }) {
   const { orgId, bulkId } = await params;
@@ -48,7 +48,7 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold break-words">{bulk.spec.title}</h1>
           <p className="text-sm text-slate-600">
-            {ACTION_LABELS[bulk.spec.action_type]} · sent {dateFormat.format(bulk.sentAt)} UTC
+            {ACTION_LABELS[bulk.spec.action_type]} · sent <Time value={bulk.sentAt} />
           </p>
         </div>
         {running ? (

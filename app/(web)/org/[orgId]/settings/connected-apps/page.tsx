@@ -6,10 +6,9 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { listUserGrants } from "@/lib/oauth/grants";
 import { revokeGrantAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Connected apps" };
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 export default async function ConnectedAppsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -41,10 +40,10 @@ export default async function ConnectedAppsPage({ params }: { params: Promise<{ 
                     <code data-testid="grant-scopes">{g.scopes.join(" ")}</code>
                   </p>
                   <p className="text-slate-600">
-                    Connected <time dateTime={g.createdAt.toISOString()}>{dateFormat.format(g.createdAt)}</time>
+                    Connected <Time value={g.createdAt} format="date" />
                     {g.lastUsedAt ? (
                       <>
-                        , last used <time dateTime={g.lastUsedAt.toISOString()}>{dateFormat.format(g.lastUsedAt)}</time>
+                        , last used <Time value={g.lastUsedAt} format="relative" />
                       </>
                     ) : null}
                   </p>

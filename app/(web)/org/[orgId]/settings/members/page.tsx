@@ -11,6 +11,7 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { listMembers } from "@/lib/members/manage-members";
 import { listMemberInvitations } from "@/lib/members/member-invitations";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Members" };
 
@@ -18,7 +19,6 @@ const ROLES = [
   { value: "member", label: "Member" },
   { value: "admin", label: "Admin" },
 ];
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 export default async function MembersPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -63,7 +63,9 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
               <tr key={i.id} data-testid="invitation-row">
                 <Td>{i.email}</Td>
                 <Td>{i.role}</Td>
-                <Td>{dateFormat.format(i.expiresAt)}</Td>
+                <Td>
+                  <Time value={i.expiresAt} format="date" />
+                </Td>
                 <Td>
                   <ActionForm action={revoke} submitLabel="Withdraw" variant="secondary" inline label={`Withdraw the invitation to ${i.email}`}>
                     <input type="hidden" name="invitationId" value={i.id} />

@@ -6,10 +6,9 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { getPartnerConnection } from "@/lib/partner/connection";
 import { connectPartnerAction, disconnectPartnerAction, testPartnerAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Partner integration" };
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export default async function PartnerSettingsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -48,7 +47,7 @@ export default async function PartnerSettingsPage({ params }: { params: Promise<
               <dt className="text-slate-600">API key</dt>
               <dd>ending in {status.apiKeyHint}</dd>
               <dt className="text-slate-600">Connected</dt>
-              <dd>{status.connectedAt ? <time dateTime={status.connectedAt.toISOString()}>{dateFormat.format(status.connectedAt)} UTC</time> : null}</dd>
+              <dd>{status.connectedAt ? <Time value={status.connectedAt} /> : null}</dd>
             </dl>
             <PartnerDisconnectForm disconnect={disconnectPartnerAction.bind(null, orgId)} />
           </div>

@@ -6,6 +6,7 @@ import type { SettingsState } from "@/components/settings/action-form";
 import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { updateOrgProfile } from "@/lib/organization/profile";
 import { setRequireTwoFactor } from "@/lib/auth/require-two-factor";
+import { setOrgDefaultTimeZone } from "@/lib/time/settings";
 import { orgAction } from "@/lib/web/org-action";
 
 const path = (orgId: string) => `/org/${orgId}/settings/profile`;
@@ -43,5 +44,15 @@ export const requireTwoFactorAction = orgAction(
     await setRequireTwoFactor({ viewer, required: required === "on" });
     revalidatePath(path(orgId));
     return { done: required === "on" ? "Members without two-factor authentication are asked to turn it on." : "Two-factor authentication is optional." };
+  },
+);
+
+/** The zone of emails, digests and pages for people who have none of their own. */
+export const defaultTimeZoneAction = orgAction(
+  { minRole: "admin", returnTo: path, input: z.object({ defaultTimeZone: z.string() }), fields: ["defaultTimeZone"] },
+  async ({ orgId, viewer }, { defaultTimeZone }): Promise<SettingsState> => {
+    const zone = await setOrgDefaultTimeZone({ viewer, timeZone: defaultTimeZone });
+    revalidatePath(`/org/${orgId}`, "layout");
+    return { done: `Saved. People without a time zone of their own see ${zone}.` };
   },
 );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/settings/action-form";
+import { TimeZoneField } from "@/components/settings/time-zone-field";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -9,7 +10,7 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { LOGO_MAX_BYTES } from "@/lib/organization/logo";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { isTwoFactorRequired } from "@/lib/auth/require-two-factor";
-import { logoAction, profileAction, requireTwoFactorAction } from "./actions";
+import { defaultTimeZoneAction, logoAction, profileAction, requireTwoFactorAction } from "./actions";
 
 export const metadata: Metadata = { title: "Organization profile" };
 
@@ -44,6 +45,23 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
             <dt className="font-medium">Name</dt>
             <dd>{profile.name}</dd>
           </dl>
+        )}
+      </Card>
+      <Card title="Default time zone">
+        {admin ? (
+          <ActionForm action={defaultTimeZoneAction.bind(null, orgId)} submitLabel="Save time zone">
+            <TimeZoneField
+              id="org-time-zone"
+              name="defaultTimeZone"
+              label="Default time zone"
+              value={profile.defaultTimeZone}
+              hint="For emails and daily digests to people who have not chosen a time zone, and for their pages until their browser's is known. Each person can choose their own in My notifications."
+            />
+          </ActionForm>
+        ) : (
+          <p className="text-sm" data-testid="org-time-zone">
+            {profile.defaultTimeZone}
+          </p>
         )}
       </Card>
       <Card title="Two-factor authentication">

@@ -13,10 +13,9 @@ import { MAX_WEBHOOKS_PER_ORG } from "@/lib/webhooks/config";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { toWebhook } from "@/lib/webhooks/to-webhook";
 import { createWebhookAction, deleteWebhookAction, testWebhookAction, updateWebhookAction } from "./actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Webhooks" };
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -68,7 +67,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
                   </dd>
                   <dt className="text-slate-600">Created</dt>
                   <dd>
-                    <time dateTime={w.created_at.toISOString()}>{dateFormat.format(w.created_at)}</time>
+                    <Time value={w.created_at} format="date" />
                   </dd>
                   <dt className="text-slate-600">Signing secret</dt>
                   <dd>

@@ -9,15 +9,14 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { isAppError } from "@/lib/errors";
 import { getWebhook, listDeliveries, type DeliveryWithAttempts } from "@/lib/webhooks/deliveries";
 import { redeliverAction, testWebhookAction } from "../actions";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 
 /** The latest deliveries shown; the API pages through the whole 30-day log. */
 const SHOWN = 100;
-const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-
 function When({ date }: { date: Date }) {
-  return <time dateTime={date.toISOString()}>{timeFormat.format(date)} UTC</time>;
+  return <Time value={date} />;
 }
 
 const STATUS_STYLE = {

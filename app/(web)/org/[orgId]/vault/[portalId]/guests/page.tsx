@@ -1,7 +1,6 @@
 import { Users } from "lucide-react";
 import { GuestRowActions, InviteGuestsDialog } from "@/components/guests/guest-controls";
 import { PermissionList } from "@/components/guests/permission-list";
-import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -10,6 +9,7 @@ import { listPortalGuests } from "@/lib/guests/manage-guests";
 import { inviteGuestsAction, removeGuestAction, resendInvitationAction } from "../guest-actions";
 import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { orNotFound } from "@/lib/web/or-not-found";
+import { Time } from "@/components/ui/time";
 
 export const generateMetadata = tabMetadata("Guests");
 
@@ -56,9 +56,25 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
                 <Td className="whitespace-nowrap">
                   {g.state === "accepted" ? <Badge tone="success">Accepted</Badge> : <Badge tone="warning">Invited</Badge>}
                   <span className="mt-1 block text-xs text-slate-600">
-                    {g.state === "accepted" && g.acceptedAt ? `Joined ${formatWhen(g.acceptedAt)}` : `Invited ${formatWhen(g.lastInvitedAt)}`}
+                    {g.state === "accepted" && g.acceptedAt ? (
+                      <>
+                        Joined <Time value={g.acceptedAt} format="relative" />
+                      </>
+                    ) : (
+                      <>
+                        Invited <Time value={g.lastInvitedAt} format="relative" />
+                      </>
+                    )}
                   </span>
-                  <span className="block text-xs text-slate-600">{g.lastSeenAt ? `Last seen ${formatWhen(g.lastSeenAt)}` : "Not seen yet"}</span>
+                  <span className="block text-xs text-slate-600">
+                    {g.lastSeenAt ? (
+                      <>
+                        Last seen <Time value={g.lastSeenAt} format="relative" />
+                      </>
+                    ) : (
+                      "Not seen yet"
+                    )}
+                  </span>
                 </Td>
                 <Td>
                   <PermissionList permissions={g.permissions} compact />

@@ -1,7 +1,6 @@
 import { History } from "lucide-react";
 import Link from "next/link";
 import { describeAudit } from "@/components/portal-workspace/describe-audit";
-import { formatWhen } from "@/components/portal-workspace/format";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
@@ -11,6 +10,7 @@ import { decodeCursor, encodeCursor } from "@/lib/pagination";
 import { portalViewPath } from "@/lib/links";
 import { loadMemberPortal, tabMetadata } from "../load-portal";
 import { orNotFound } from "@/lib/web/or-not-found";
+import { Time } from "@/components/ui/time";
 
 export const generateMetadata = tabMetadata("History");
 
@@ -75,13 +75,15 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
             <tbody className="divide-y divide-slate-100">
               {items.map((r) => (
                 <tr key={r.id} data-testid="history-row" data-action={r.action}>
-                  <Td className="hidden text-slate-600 sm:table-cell">{formatWhen(r.createdAt)}</Td>
+                  <Td className="hidden text-slate-600 sm:table-cell">
+                    <Time value={r.createdAt} format="relative" />
+                  </Td>
                   <Td className="hidden break-words sm:table-cell">
                     <Who actor={r.actor} client={r.client} />
                   </Td>
                   <Td className="break-words">
                     <p className="mb-1 flex flex-wrap items-center gap-x-2 text-xs text-slate-600 sm:hidden">
-                      <span>{formatWhen(r.createdAt)}</span>
+                      <Time value={r.createdAt} format="relative" />
                       <Who actor={r.actor} client={r.client} />
                     </p>
                     {describeAudit(r.action, r.metadata)}

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { EntryActions } from "@/components/files/entry-actions";
 import { FilePreview, type PreviewFile } from "@/components/files/file-preview";
 import { FolderTree } from "@/components/files/folder-tree";
-import { formatDate, formatSize } from "@/components/files/format";
+import { formatSize } from "@/components/files/format";
 import { NewFolderButton } from "@/components/files/new-folder-button";
 import { PartnerPushStatus } from "@/components/files/partner-push-status";
 import { Uploader } from "@/components/files/uploader";
@@ -22,6 +22,7 @@ import { tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 import { orNotFound } from "@/lib/web/or-not-found";
+import { Time } from "@/components/ui/time";
 
 type Params = { orgId: string; portalId: string; folderId: string };
 type Search = { sort?: string; dir?: string; page?: string; file?: string };
@@ -238,7 +239,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                               {e.uploader.name ?? e.uploader.email}
                             </span>
                           ) : null}
-                          <span className={META_CLASS.date}>{formatDate(e.uploadedAt)}</span>
+                          <Time value={e.uploadedAt} format="relative" className={META_CLASS.date} />
                           {e.task ? (
                             <span className={`min-w-0 truncate ${META_CLASS.task}`} title={e.task.title}>
                               Task: {e.task.title}
@@ -262,7 +263,9 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                       <Td className={`truncate ${COLUMN_CLASS.uploader}`} title={e.uploader ? (e.uploader.name ?? e.uploader.email) : undefined}>
                         {e.uploader ? (e.uploader.name ?? e.uploader.email) : "—"}
                       </Td>
-                      <Td className={`whitespace-nowrap ${COLUMN_CLASS.date}`}>{formatDate(e.uploadedAt)}</Td>
+                      <Td className={`whitespace-nowrap ${COLUMN_CLASS.date}`}>
+                        <Time value={e.uploadedAt} format="relative" />
+                      </Td>
                       <Td className={`truncate ${COLUMN_CLASS.task}`} title={e.task?.title}>
                         {e.task ? e.task.title : "—"}
                       </Td>

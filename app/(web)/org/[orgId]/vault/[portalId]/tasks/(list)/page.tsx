@@ -2,7 +2,6 @@ import { ClipboardList, Users } from "lucide-react";
 import { ScheduleDialog } from "@/components/requests/schedule-dialog";
 import { RecurringList, TemplateRequestList } from "@/components/requests/schedule-lists";
 import Link from "next/link";
-import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
@@ -19,6 +18,7 @@ import { addTemplateRequestAction, changeRecurringRequestAction, createRecurring
 import { createTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { Time } from "@/components/ui/time";
 
 export const generateMetadata = tabMetadata("Tasks");
 
@@ -79,7 +79,13 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
                 </Link>
                 <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
                   <span>{ACTION_LABELS[toApiActionType(t.actionType)]}</span>
-                  {t.dueDate ? <span>Due {formatWhen(t.dueDate)}</span> : <span>No due date</span>}
+                  {t.dueDate ? (
+                    <span>
+                      Due <Time value={t.dueDate} />
+                    </span>
+                  ) : (
+                    <span>No due date</span>
+                  )}
                   {t.assignees.length > 0 ? (
                     <span className="inline-flex items-center gap-1">
                       <Users aria-hidden size={12} />

@@ -2,7 +2,6 @@ import { ArrowLeft, FileText, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatWhen } from "@/components/portal-workspace/format";
 import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/task-badges";
 import { DeleteTaskButton, EditDocumentDialog, EditFieldsDialog, TaskStatusButton } from "@/components/tasks/task-controls";
 import { ACTION_LABELS, describePlacement, KIND_LABELS, REMINDER_HINT, type FieldKind } from "@/components/tasks/labels";
@@ -24,6 +23,7 @@ import { orNotFound } from "@/lib/web/or-not-found";
 import { deleteTaskAction, reviewTaskAction, setDocumentAction, setFormFieldsAction, setTaskStatusAction, updateTaskAction } from "../../task-actions";
 import { portalPdfs } from "../load-pdfs";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
+import { Day, Time } from "@/components/ui/time";
 
 type Params = { orgId: string; portalId: string; taskId: string };
 
@@ -86,8 +86,20 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
             <StatusBadge status={task.status} dueDate={task.dueDate} now={new Date()} />
             <ReviewBadge task={task} />
             {task.sendReminder ? <RemindersBadge /> : null}
-            <span>{task.dueDate ? `Due ${formatWhen(task.dueDate)}` : "No due date"}</span>
-            {task.completedAt ? <span>Completed {formatWhen(task.completedAt)}</span> : null}
+            <span>
+              {task.dueDate ? (
+                <>
+                  Due <Time value={task.dueDate} />
+                </>
+              ) : (
+                "No due date"
+              )}
+            </span>
+            {task.completedAt ? (
+              <span>
+                Completed <Time value={task.completedAt} format="relative" />
+              </span>
+            ) : null}
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -117,17 +129,26 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           <Card title="Review">
             {done && task.review === "accepted" ? (
               <p className="text-sm text-green-800" role="status">
-                Accepted {task.reviewedAt ? formatWhen(task.reviewedAt) : ""}. You can still send it back if something turns up.
+                Accepted {task.reviewedAt ? <Time value={task.reviewedAt} format="relative" /> : null}. You can still send it back if something turns up.
               </p>
             ) : null}
             {done && task.review !== "accepted" ? (
               <p className="text-sm text-slate-700">
-                The client sent this{task.completedAt ? ` ${formatWhen(task.completedAt)}` : ""}. Check it, then accept it or send it back with a reason.
+                The client sent this
+                {task.completedAt ? (
+                  <>
+                    {" "}
+                    <Time value={task.completedAt} format="relative" />
+                  </>
+                ) : null}
+                . Check it, then accept it or send it back with a reason.
               </p>
             ) : null}
             {!done && task.review === "returned" ? (
               <div className="space-y-1 text-sm" role="status">
-                <p className="font-medium text-amber-800">Sent back {task.reviewedAt ? formatWhen(task.reviewedAt) : ""}: waiting for the client.</p>
+                <p className="font-medium text-amber-800">
+                  Sent back {task.reviewedAt ? <Time value={task.reviewedAt} format="relative" /> : null}: waiting for the client.
+                </p>
                 <p className="whitespace-pre-wrap text-slate-700">“{task.reviewNote}”</p>
               </div>
             ) : null}
@@ -190,7 +211,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                   <li key={i}>
                     <p className="whitespace-pre-wrap">{formatValue(a.value)}</p>
                     <p className="text-xs text-slate-500">
-                      {a.by.name ?? a.by.email} · {formatWhen(a.at)}
+                      {a.by.name ?? a.by.email} · <Time value={a.at} format="relative" />
                     </p>
                   </li>
                 ))}
@@ -224,7 +245,15 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                         {f.options.length > 0 ? `: ${f.options.join(", ")}` : ""}
                       </span>
                     </dt>
-                    <dd className="text-slate-700">{answer ? formatValue(answer.value) : <span className="text-slate-500">No answer yet</span>}</dd>
+                    <dd className="text-slate-700">
+                      {!answer ? (
+                        <span className="text-slate-500">No answer yet</span>
+                      ) : f.kind === "date" && typeof answer.value === "string" ? (
+                        <Day value={answer.value} />
+                      ) : (
+                        formatValue(answer.value)
+                      )}
+                    </dd>
                   </div>
                 );
               })}
@@ -281,7 +310,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                 <li key={`${r.offsetDays}-${r.scheduledFor.toISOString()}`} className="flex flex-wrap items-center gap-2">
                   <Badge tone={REMINDER_TONES[r.status as keyof typeof REMINDER_TONES] ?? "neutral"}>{r.status}</Badge>
                   <span>{reminderLabel(r.offsetDays).replace("d-", " days ").replace("due", "on the due date")}</span>
-                  <span className="text-slate-500">{formatWhen(r.scheduledFor)}</span>
+                  <Time value={r.scheduledFor} className="text-slate-500" />
                   {r.detail ? <span className="text-slate-500">· {r.detail}</span> : null}
                 </li>
               ))}
@@ -311,7 +340,7 @@ function SignersCard({ signers }: { signers: Awaited<ReturnType<typeof getSigner
               {s.name ?? s.email} <span className="text-slate-500">({s.type === "guest" ? "guest" : "member"})</span>
             </span>
             <Badge tone={SIGNER_STATUS[s.status].tone}>{SIGNER_STATUS[s.status].label}</Badge>
-            {s.signedAt ? <span className="text-slate-500">{formatWhen(s.signedAt)}</span> : null}
+            {s.signedAt ? <Time value={s.signedAt} className="text-slate-500" /> : null}
           </li>
         ))}
       </ol>
@@ -337,7 +366,9 @@ function SignedCard({ orgId, portalId, signature }: { orgId: string; portalId: s
           {signature.signerName && signature.signerEmail ? <span className="text-slate-500"> ({signature.signerEmail})</span> : null}
         </dd>
         <dt className="text-slate-600">Signed</dt>
-        <dd>{formatWhen(signature.signedAt)}</dd>
+        <dd>
+          <Time value={signature.signedAt} />
+        </dd>
         <dt className="text-slate-600">IP address</dt>
         <dd>{signature.ip ?? "—"}</dd>
         {signature.method ? (
