@@ -38,6 +38,7 @@ import { inviteMember, listMemberInvitations, revokeMemberInvitation } from "@/l
 import { setRequireTwoFactor } from "@/lib/auth/require-two-factor";
 import { removeOrgLogo, setOrgLogo } from "@/lib/organization/logo";
 import { getOrgProfile, updateDefaultGuestPermissions, updateOrgProfile } from "@/lib/organization/profile";
+import { setOrgDefaultTimeZone } from "@/lib/time/settings";
 import { createOAuthClient } from "@/lib/oauth/clients/create-client";
 import { deleteOAuthClient, listOAuthClients, rotateClientSecret } from "@/lib/oauth/clients/manage-client";
 import { updateClientProfile } from "@/lib/oauth/clients/profile";
@@ -903,6 +904,14 @@ const ROWS: Row[] = [
     write: true,
     expect: ORG_ADMINS,
     run: (viewer) => updateOrgProfile({ viewer, name: "Matrix organization", brandColor: "#1f4e79" }),
+  }),
+  row({
+    entry: "time/settings:setOrgDefaultTimeZone",
+    scope: null,
+    write: true,
+    expect: ORG_ADMINS,
+    // UTC, the default the world's organization was made with: the rows after this one see no difference.
+    run: (viewer) => setOrgDefaultTimeZone({ viewer, timeZone: "UTC" }),
   }),
   row({
     entry: "organization/logo:setOrgLogo",

@@ -430,6 +430,15 @@ function listActions(): ActionRow[] {
     })),
     ...orgActionRows(
       "app/(web)/org/[orgId]/settings/profile/actions.ts",
+      "defaultTimeZoneAction",
+      "the victim's default time zone",
+      settings("profile"),
+      () => ({
+        defaultTimeZone: "Pacific/Kiritimati",
+      }),
+    ),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/settings/profile/actions.ts",
       "requireTwoFactorAction",
       "the victim's two-factor rule",
       settings("profile"),
@@ -855,6 +864,11 @@ export const SWEEP: readonly SweepRow[] = [
   open("app/join/[token]/actions.ts#joinAsSignedIn", "addressed by the member invitation's secret token, never by an id"),
   open("app/join/[token]/actions.ts#signOutForJoin", "signs the caller out"),
   open("app/(web)/account/notifications/actions.ts#notificationPreferencesAction", "the signed-in user's own email choices; no id in the form"),
+  open("app/(web)/account/notifications/actions.ts#timeZoneAction", "the signed-in user's own time zone; no id in the form"),
+  open(
+    "app/(web)/account/notifications/actions.ts#detectedTimeZoneAction",
+    "the signed-in user's own time zone, kept only while none is saved; no id in the argument",
+  ),
   open(
     "app/(web)/account/sessions/actions.ts#endSessionAction",
     "the signed-in user's own sessions only: another user's session id is not found (lib/auth/user-sessions.int.test.ts)",
