@@ -81,7 +81,9 @@ const LEASE_MARGIN_MS = 10_000;
  * pending until the lease ends; the next send repeats them with the same Inngest event id (the row
  * id), which Inngest ignores within its 24-hour deduplication window. A failed send records the
  * attempt and error and releases the rows for the next run. Events of rolled-back transactions
- * never exist as rows.
+ * never exist as rows. Between claim and send, one statement makes the webhook deliveries of the
+ * batch's events (planDeliveries), whose starts go in the same send; a repeated hand-off finds
+ * the same ones.
  */
 export async function dispatchPendingEvents(options: DispatchOptions = {}): Promise<{ sent: number; failed: number }> {
   const limit = options.limit ?? DEFAULT_LIMIT;
