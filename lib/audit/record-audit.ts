@@ -1,7 +1,7 @@
 import type { Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { jsonRecordset } from "@/lib/sql";
-import type { Actor } from "@/lib/access/viewer";
+import { actorOf, type Actor, type Viewer } from "@/lib/access/viewer";
 
 export interface AuditInput {
   orgId: string;
@@ -17,6 +17,11 @@ export interface AuditInput {
 /** Writes the audit row of a change (D28) in the caller's transaction, beside the change itself. */
 export async function recordAudit(tx: Tx, input: AuditInput): Promise<void> {
   await tx.auditLog.create({ data: auditRow(input) });
+}
+
+/** The audit row of a change the viewer made to their organization itself (one of its settings). */
+export function recordOrganizationChange(tx: Tx, viewer: Viewer, action: string, metadata?: Prisma.InputJsonValue): Promise<void> {
+  return recordAudit(tx, { orgId: viewer.orgId, actor: actorOf(viewer), action, targetType: "organization", targetId: viewer.orgId, metadata });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { requireOrg } from "@/lib/access/policy";
-import { actorOf, type Role, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Role, Viewer } from "@/lib/access/viewer";
+import { recordOrganizationChange } from "@/lib/audit/record-audit";
 import { hasSecondFactor } from "@/lib/auth/two-factor";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -31,13 +31,7 @@ export async function setRequireTwoFactor({ viewer, required }: { viewer: Viewer
   }
   await withChange(async (tx) => {
     await tx.organization.update({ where: { id: viewer.orgId }, data: { requireTwoFactor: required } });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: required ? "organization.two_factor_required" : "organization.two_factor_optional",
-      targetType: "organization",
-      targetId: viewer.orgId,
-    });
+    await recordOrganizationChange(tx, viewer, required ? "organization.two_factor_required" : "organization.two_factor_optional");
   });
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { requireOrg } from "@/lib/access/policy";
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
+import { recordOrganizationChange } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
@@ -49,14 +49,7 @@ export async function setOrgLogo({ viewer, bytes }: { viewer: Viewer; bytes: Uin
   const before = await withChange(async (tx) => {
     const org = await tx.organization.findUniqueOrThrow({ where: { id: viewer.orgId }, select: { logoUrl: true } });
     await tx.organization.update({ where: { id: viewer.orgId }, data: { logoUrl } });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: "organization.logo_changed",
-      targetType: "organization",
-      targetId: viewer.orgId,
-      metadata: { before: org.logoUrl, after: logoUrl, bytes: bytes.length, contentType: type },
-    });
+    await recordOrganizationChange(tx, viewer, "organization.logo_changed", { before: org.logoUrl, after: logoUrl, bytes: bytes.length, contentType: type });
     return org.logoUrl;
   });
   await dropOldLogo(viewer.orgId, before, logoUrl);
@@ -70,14 +63,7 @@ export async function removeOrgLogo({ viewer }: { viewer: Viewer }): Promise<voi
     const org = await tx.organization.findUniqueOrThrow({ where: { id: viewer.orgId }, select: { logoUrl: true } });
     if (!org.logoUrl) return null;
     await tx.organization.update({ where: { id: viewer.orgId }, data: { logoUrl: null } });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: "organization.logo_changed",
-      targetType: "organization",
-      targetId: viewer.orgId,
-      metadata: { before: org.logoUrl, after: null },
-    });
+    await recordOrganizationChange(tx, viewer, "organization.logo_changed", { before: org.logoUrl, after: null });
     return org.logoUrl;
   });
   await dropOldLogo(viewer.orgId, before, null);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { requireOrg } from "@/lib/access/policy";
 import { GuestPermissionsSchema, readGuestPermissions, type GuestPermissions } from "@/lib/access/permissions";
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
+import { recordOrganizationChange } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
@@ -72,14 +72,7 @@ export async function updateOrgProfile({ viewer, ...input }: { viewer: Viewer } 
       data: { name, brandColor: brandColor || null },
       select: { name: true, brandColor: true },
     });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: "organization.updated",
-      targetType: "organization",
-      targetId: viewer.orgId,
-      metadata: { before, after },
-    });
+    await recordOrganizationChange(tx, viewer, "organization.updated", { before, after });
     return after;
   });
 }
@@ -92,14 +85,7 @@ export async function updateDefaultGuestPermissions({ viewer, permissions }: { v
   const stored = { view: p.view, download: p.download, upload: p.upload, delete: p.deleteOwnUploads };
   await withChange(async (tx) => {
     await tx.organization.update({ where: { id: viewer.orgId }, data: { defaultGuestPermissions: stored } });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: "organization.guest_defaults_changed",
-      targetType: "organization",
-      targetId: viewer.orgId,
-      metadata: stored,
-    });
+    await recordOrganizationChange(tx, viewer, "organization.guest_defaults_changed", stored);
   });
   return p;
 }

@@ -1,6 +1,6 @@
 import { requireOrg } from "@/lib/access/policy";
-import { actorOf, type Viewer } from "@/lib/access/viewer";
-import { recordAudit } from "@/lib/audit/record-audit";
+import type { Viewer } from "@/lib/access/viewer";
+import { recordOrganizationChange } from "@/lib/audit/record-audit";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
@@ -52,14 +52,7 @@ export async function setOrgDefaultTimeZone({ viewer, timeZone }: { viewer: View
   await withChange(async (tx) => {
     const before = await tx.organization.findUniqueOrThrow({ where: { id: viewer.orgId }, select: { defaultTimeZone: true } });
     await tx.organization.update({ where: { id: viewer.orgId }, data: { defaultTimeZone: zone } });
-    await recordAudit(tx, {
-      orgId: viewer.orgId,
-      actor: actorOf(viewer),
-      action: "organization.updated",
-      targetType: "organization",
-      targetId: viewer.orgId,
-      metadata: { before, after: { defaultTimeZone: zone } },
-    });
+    await recordOrganizationChange(tx, viewer, "organization.updated", { before, after: { defaultTimeZone: zone } });
   });
   return zone;
 }
