@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { POOL_SIZE, query, runInBackground } from "@/lib/db";
+import { BACKGROUND_POOL_SIZE, query, runInBackground } from "@/lib/db";
 
 // The two lanes against the real PostgreSQL of the integration tier: background work draws on a
 // pool of its own, so however much of it waits, a request's statement goes to other connections.
@@ -8,11 +8,11 @@ const backendPid = async () => (await query<{ pid: number }>("SELECT pg_backend_
 
 describe("connection lanes", () => {
   it("background work uses at most its pool's connections, none of which a request's statement uses", async () => {
-    const background = Array.from({ length: POOL_SIZE.background * 4 }, () => runInBackground(backendPid));
+    const background = Array.from({ length: BACKGROUND_POOL_SIZE * 4 }, () => runInBackground(backendPid));
     const requests = Array.from({ length: 6 }, () => backendPid());
     const [inBackground, inRequests] = await Promise.all([Promise.all(background), Promise.all(requests)]);
     const backgroundPids = new Set(inBackground);
-    expect(backgroundPids.size).toBe(POOL_SIZE.background);
+    expect(backgroundPids.size).toBe(BACKGROUND_POOL_SIZE);
     expect(inRequests.filter((pid) => backgroundPids.has(pid))).toEqual([]);
   });
 
@@ -22,7 +22,7 @@ describe("connection lanes", () => {
       await new Promise((r) => setTimeout(r, 5));
       return [first, await backendPid()];
     });
-    const background = new Set(await Promise.all(Array.from({ length: POOL_SIZE.background * 2 }, () => runInBackground(backendPid))));
+    const background = new Set(await Promise.all(Array.from({ length: BACKGROUND_POOL_SIZE * 2 }, () => runInBackground(backendPid))));
     expect(pids.every((pid) => background.has(pid))).toBe(true);
   });
 });

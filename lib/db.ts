@@ -25,8 +25,8 @@ interface Lane {
 const globalForDb = globalThis as unknown as { __dbLanes?: { requests: Lane; background: Lane }; __dbSubstitute?: PrismaClient };
 const lanes = (globalForDb.__dbLanes ??= { requests: {}, background: {} });
 
-/** Connections per lane and process (PostgreSQL's default allows 100 in all). */
-export const POOL_SIZE = { requests: 10, background: 5 } as const;
+/** Connections per lane and process: requests from DATABASE_POOL_SIZE, background work 5. */
+export const BACKGROUND_POOL_SIZE = 5;
 
 const backgroundLane = new AsyncLocalStorage<true>();
 
@@ -76,7 +76,7 @@ const ambient = new AsyncLocalStorage<Ambient>();
 function rootClient(): PrismaClient {
   if (globalForDb.__dbSubstitute) return globalForDb.__dbSubstitute;
   const lane = currentLane();
-  lane.db ??= createClient(lane, lane === lanes.background ? POOL_SIZE.background : POOL_SIZE.requests);
+  lane.db ??= createClient(lane, lane === lanes.background ? BACKGROUND_POOL_SIZE : env().DATABASE_POOL_SIZE);
   return lane.db;
 }
 

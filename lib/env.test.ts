@@ -15,6 +15,7 @@ describe("parseEnv", () => {
     expect(env.OUTBOUND_ALLOW_PRIVATE).toBe(false);
     expect(env.APP_ENCRYPTION_KEY.length).toBe(32);
     expect(env.WEBHOOK_RETRY_BASE_SECONDS).toBe(30);
+    expect(env.DATABASE_POOL_SIZE).toBe(20);
   });
 
   it("keeps API_URL apart from APP_URL when given and trims trailing slashes", () => {
@@ -33,6 +34,8 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...base, APP_ENCRYPTION_KEY: "short" })).toThrow(/APP_ENCRYPTION_KEY must be 32 bytes/);
     expect(() => parseEnv({ ...base, SMTP_URL: "http://mail" })).toThrow(/SMTP_URL must be an smtp/);
     expect(() => parseEnv({ ...base, OUTBOUND_ALLOW_PRIVATE: "yes" })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
+    expect(() => parseEnv({ ...base, DATABASE_POOL_SIZE: "1" })).toThrow(/DATABASE_POOL_SIZE must be at least 2/);
+    expect(parseEnv({ ...base, DATABASE_POOL_SIZE: "8" }).DATABASE_POOL_SIZE).toBe(8);
   });
 
   it("takes a passkey RP id only when it is APP_URL's host or a parent domain of it", () => {

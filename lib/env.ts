@@ -30,6 +30,8 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgresql:// URL" }),
+    /** Connections of the request pool per process; background work has 5 more (docs/database.md). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "must be at least 2").max(200, "must be at most 200").default(20),
     APP_URL: z
       .url()
       .default("http://localhost:3000")
