@@ -1,4 +1,4 @@
-import { Archive, KeyRound } from "lucide-react";
+import { Archive, KeyRound, LayoutTemplate } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { PortalRecord } from "@/lib/portals/portal-record";
 import { ArchiveToggle } from "./archive-toggle";
@@ -37,8 +37,17 @@ export function PortalHeader({
                 Archived
               </Badge>
             ) : null}
+            {portal.isTemplate ? (
+              <Badge tone="info">
+                <LayoutTemplate aria-hidden size={12} className="mr-1 inline" />
+                Template
+              </Badge>
+            ) : null}
             {badge}
           </div>
+          {portal.isTemplate ? (
+            <p className="text-sm text-slate-600">New portals started from this template get its folders, tags, workflow state and request list; its PDFs can be sent for signature in requests.</p>
+          ) : null}
           {externalIds.length > 0 ? (
             <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="External system ids" data-testid="external-ids">
               {externalIds.map(([system, value]) => (

@@ -22,11 +22,17 @@ export default async function PortalLayout({ children, params }: { children: Rea
     refreshPartnerLinkIfStale({ viewer, portalId }),
     unreadMessageCount({ viewer, portalId }),
   ]);
+  // A template has no client: no guests and no messages (docs/requests.md: what portals copy from it).
+  const clientTabs = portal.isTemplate
+    ? []
+    : [
+        { href: portalViewPath(orgId, portalId, "messages"), label: "Messages", count: unread > 0 ? unread : undefined },
+        { href: portalViewPath(orgId, portalId, "guests"), label: "Guests" },
+      ];
   const tabs = [
     { href: portalPath(orgId, portalId), label: "Files", matchPrefix: `/org/${orgId}/vault/${portalId}/folder/` },
     { href: portalViewPath(orgId, portalId, "tasks"), label: "Tasks", count: portal.openTaskCount },
-    { href: portalViewPath(orgId, portalId, "messages"), label: "Messages", count: unread > 0 ? unread : undefined },
-    { href: portalViewPath(orgId, portalId, "guests"), label: "Guests" },
+    ...clientTabs,
     { href: portalViewPath(orgId, portalId, "history"), label: "History" },
     { href: portalViewPath(orgId, portalId, "deleted"), label: "Recently deleted" },
     ...(mayOrg(viewer, "deletePortal") ? [{ href: portalViewPath(orgId, portalId, "settings"), label: "Settings" }] : []),

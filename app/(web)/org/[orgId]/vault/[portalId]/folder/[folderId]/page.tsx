@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as FolderTreeIcon, Upload } from "lucide-react";
+import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as FolderTreeIcon } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EntryActions } from "@/components/files/entry-actions";
@@ -8,6 +8,7 @@ import { formatSize } from "@/components/files/format";
 import { NewFolderButton } from "@/components/files/new-folder-button";
 import { PartnerPushStatus } from "@/components/files/partner-push-status";
 import { Uploader } from "@/components/files/uploader";
+import { FirstSteps } from "@/components/portal-workspace/first-steps";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -17,8 +18,9 @@ import { getFilePreview } from "@/lib/files/file-url";
 import { FOLDER_SORTS, getFolderTree, getFolderView, type FolderSort } from "@/lib/files/folder-view";
 import { isUuid } from "@/lib/ids";
 import { listPartnerPushStatuses } from "@/lib/partner/push";
-import { fileDownloadPath, portalPath } from "@/lib/links";
-import { tabMetadata } from "../../load-portal";
+import { fileDownloadPath, portalPath, portalViewPath } from "@/lib/links";
+import { getPortalFirstSteps } from "@/lib/portals/first-steps";
+import { loadMemberPortal, tabMetadata } from "../../load-portal";
 import { resendPartnerPushAction } from "../../partner-actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
 import { orNotFound } from "@/lib/web/or-not-found";
@@ -81,11 +83,15 @@ export default async function PortalFolderPage({ params, searchParams }: { param
   const { sort, dir, page } = listState(search);
   const previewId = search.file && isUuid(search.file) ? search.file : null;
 
-  const [view, tree, preview] = await orNotFound(
+  const { portal } = await loadMemberPortal(orgId, portalId);
+  const template = portal.isTemplate;
+  const showFirstSteps = !template && parent === null && mayPortal(viewer, portalId, "update");
+  const [view, tree, preview, firstSteps] = await orNotFound(
     Promise.all([
       getFolderView({ viewer, portalId, folderId: parent, sort, dir, page, pageSize: PAGE_SIZE }),
       getFolderTree({ viewer, portalId }),
       previewId ? getFilePreview({ viewer, portalId, fileId: previewId }) : null,
+      showFirstSteps ? getPortalFirstSteps({ viewer, portalId }) : null,
     ]),
   );
   const canManage = mayPortal(viewer, portalId, "manageFiles");
@@ -175,12 +181,24 @@ export default async function PortalFolderPage({ params, searchParams }: { param
         </aside>
 
         <div className="min-w-0 space-y-4">
+          {firstSteps ? (
+            <FirstSteps steps={firstSteps} guestsHref={portalViewPath(orgId, portalId, "guests")} tasksHref={portalViewPath(orgId, portalId, "tasks")} />
+          ) : null}
           {canUpload ? <Uploader actions={files} portalId={portalId} folderId={parent} /> : null}
           {view.total === 0 ? (
-            <EmptyState icon={canUpload ? Upload : FileText} title="This folder is empty">
-              {canUpload ? "Drop files on the upload area above, or press Choose files to pick them from your device." : "Nothing has been shared here yet."}
-              {canManage ? " Use New folder to organize files into folders." : ""}
-            </EmptyState>
+            // With the upload area above, an empty folder needs no second box: one line says it.
+            canUpload ? (
+              <p className="text-sm text-slate-600" data-testid="folder-empty">
+                {template
+                  ? "This template is empty. Portals started from it get its folders; the PDFs you upload here can be sent for signature in requests."
+                  : "This folder is empty."}
+                {canManage ? " Use New folder to organize files into folders." : ""}
+              </p>
+            ) : (
+              <EmptyState icon={FileText} title="This folder is empty">
+                Nothing has been shared here yet.
+              </EmptyState>
+            )
           ) : (
             <>
               <Table
