@@ -118,6 +118,77 @@ test("1,000 portals: searched, filtered, sorted and paged, every choice in the U
   await look(page, "list-portals-empty");
 });
 
+test("the name search follows typing, the total is shown, templates are a tab, and the next due date has a column", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  const rows = page.getByTestId("portal-row");
+  await expect(rows).toHaveCount(50);
+  // The total of every page, not the page's length.
+  const client = await e2eDatabase();
+  const { rows: counted } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "Portal" p JOIN "Organization" o ON o.id = p."orgId"
+     WHERE o.name = 'Demo Accounting LLP' AND NOT p."isTemplate" AND NOT p.archived AND p."deletedAt" IS NULL`,
+  );
+  await client.end();
+  expect(counted[0]!.n).toBeGreaterThan(900);
+  await expect(page.getByText(`50 of ${counted[0]!.n.toLocaleString("en-US")} portals`, { exact: true })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Next due" })).toBeVisible();
+
+  // Typed, not applied: the list and the URL follow after a pause.
+  await page.getByLabel("Search by name").pressSequentially("client 013", { delay: 30 });
+  await expect(page).toHaveURL(/q=client\+013/);
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByText(/^10 of 10 portals$/)).toBeVisible();
+
+  const tabs = page.getByRole("navigation", { name: "Portals or templates" });
+  await expect(tabs.getByRole("link", { name: "Portals" })).toHaveAttribute("aria-current", "page");
+  await tabs.getByRole("link", { name: "Templates" }).click();
+  await expect(page).toHaveURL(/templates=1/);
+  await expect(page.getByRole("heading", { name: "Templates" })).toBeVisible();
+  await expect(tabs.getByRole("link", { name: "Templates" })).toHaveAttribute("aria-current", "page");
+  await expect(rows.filter({ hasText: "Year-end pack" })).toHaveCount(1);
+  await look(page, "list-templates");
+});
+
+test("portals ticked in the list are tagged, archived and restored at once", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await page.goto(page.url().replace(/\?.*$/, "") + "?q=client+014");
+  const rows = page.getByTestId("portal-row");
+  await expect(rows).toHaveCount(10);
+  const selection = page.getByTestId("portal-selection");
+  await expect(selection.getByRole("button", { name: "Archive" })).toBeDisabled();
+
+  // The header box ticks the page; two rows unticked again leave eight.
+  await page.getByTestId("portal-select-all").check();
+  await expect(page.getByTestId("portal-selection-count")).toHaveText("10 selected");
+  await rows.filter({ hasText: "Seed client 0148" }).getByTestId("portal-select").uncheck();
+  await rows.filter({ hasText: "Seed client 0149" }).getByTestId("portal-select").uncheck();
+  await expect(page.getByTestId("portal-selection-count")).toHaveText("8 selected");
+  await expect(page.getByTestId("portal-select-all")).not.toBeChecked();
+  await look(page, "list-selection");
+
+  await selection.getByLabel("Tag to add to the selected portals").fill("bulk-tagged");
+  await selection.getByRole("button", { name: "Add tag" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "8 portals tagged" })).toBeVisible();
+  await expect(rows.filter({ hasText: "bulk-tagged" })).toHaveCount(8);
+  await expect(page.getByTestId("portal-selection-count")).toHaveText("Tick portals to change several at once");
+
+  await rows.filter({ hasText: "Seed client 0141" }).getByTestId("portal-select").check();
+  await rows.filter({ hasText: "Seed client 0142" }).getByTestId("portal-select").check();
+  await selection.getByRole("button", { name: "Archive" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "2 portals archived" })).toBeVisible();
+  await expect(rows).toHaveCount(8);
+  await expect(rows.filter({ hasText: "Seed client 0141" })).toHaveCount(0);
+
+  await page.goto(page.url().replace(/\?.*$/, "") + "?q=client+014&status=archived");
+  await expect(rows).toHaveCount(2);
+  await page.getByTestId("portal-select-all").check();
+  await selection.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "2 portals restored" })).toBeVisible();
+  await expect(page.getByText("No portals match these filters")).toBeVisible();
+});
+
 test("a portal created from a template opens with the template's folders", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");

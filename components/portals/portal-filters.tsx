@@ -4,10 +4,13 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { PortalSearch } from "@/lib/portals/search-portals";
+import { SearchAsYouType } from "./search-as-you-type";
 
 /**
  * The list's search and filters: a plain GET form, so every choice is in the URL (shareable, the
- * back button returns to the previous one) and works before any script has loaded.
+ * back button returns to the previous one) and works before any script has loaded; the name
+ * search also applies as the member types. Portals and templates are the list's two tabs; the
+ * form keeps the one it is on.
  */
 export function PortalFilters({ action, search, states }: { action: string; search: PortalSearch; states: { id: string; name: string }[] }) {
   return (
@@ -19,7 +22,7 @@ export function PortalFilters({ action, search, states }: { action: string; sear
       className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-6 md:items-end"
     >
       <div className="col-span-2">
-        <Input label="Search by name" id="portal-q" name="q" type="search" defaultValue={search.q ?? ""} placeholder="e.g. Acme" />
+        <SearchAsYouType label="Search by name" id="portal-q" name="q" defaultValue={search.q ?? ""} placeholder="e.g. Acme" />
       </div>
       <Select
         label="Workflow state"
@@ -52,12 +55,9 @@ export function PortalFilters({ action, search, states }: { action: string; sear
           { value: "activity", label: "Last activity" },
         ]}
       />
-      <label className="col-span-2 inline-flex items-center gap-2 text-sm md:col-span-3">
-        <input type="checkbox" name="templates" value="1" defaultChecked={search.templates} className="h-4 w-4 accent-brand" />
-        Show templates instead of portals
-      </label>
-      <div className="col-span-2 flex justify-end gap-2 md:col-span-3">
-        <Link href={action} className="self-center px-2 text-sm text-slate-700 underline hover:text-brand">
+      {search.templates ? <input type="hidden" name="templates" value="1" /> : null}
+      <div className="col-span-2 flex justify-end gap-2 md:col-span-6">
+        <Link href={search.templates ? `${action}?templates=1` : action} className="self-center px-2 text-sm text-slate-700 underline hover:text-brand">
           Clear
         </Link>
         <Button type="submit">

@@ -4,25 +4,30 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { portalPath } from "@/lib/links";
 import type { PortalListRow } from "@/lib/portals/search-portals";
 import { Time } from "@/components/ui/time";
+import { SelectAllPortals } from "./portal-selection";
 
 /**
- * One page of portals: state, tags, task counts, guests and last activity per row. With
- * `selectForm`, each row has a checkbox posted as `portal_ids` with that form (bulk actions).
+ * One page of portals: state, tags, task counts, the next due date, guests and last activity per
+ * row. With `selectForm`, each row has a checkbox posted as `portal_ids` with that form (bulk
+ * actions), and the header one that ticks the whole page.
  */
 export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: string; rows: PortalListRow[]; caption: string; selectForm?: string }) {
+  // Overdue dates stand out (a server component: "now" is the time of the page).
+  const now = new Date();
   return (
     <Table phone="fit" caption={caption}>
       <thead>
         <tr>
           {selectForm ? (
             <Th className="w-8">
-              <span className="sr-only">Select</span>
+              <SelectAllPortals />
             </Th>
           ) : null}
           <Th>Name</Th>
           <Th className="hidden md:table-cell">Workflow state</Th>
           <Th className="hidden lg:table-cell">Tags</Th>
           <Th className="text-right">Open / done tasks</Th>
+          <Th className="hidden md:table-cell">Next due</Th>
           <Th className="hidden text-right sm:table-cell">Guests</Th>
           <Th className="hidden md:table-cell">Last activity</Th>
         </tr>
@@ -77,6 +82,16 @@ export function PortalTable({ orgId, rows, caption, selectForm }: { orgId: strin
             </Td>
             <Td className="text-right whitespace-nowrap tabular-nums">
               {p.openTaskCount} / {p.doneTaskCount}
+            </Td>
+            <Td className="hidden whitespace-nowrap md:table-cell" data-testid="portal-next-due">
+              {p.nextDueAt ? (
+                <>
+                  <Time value={p.nextDueAt} format="date" />
+                  {p.nextDueAt < now ? <span className="ml-1.5 text-xs font-medium text-red-700">Overdue</span> : null}
+                </>
+              ) : (
+                <span className="text-slate-500">None</span>
+              )}
             </Td>
             <Td className="hidden text-right tabular-nums sm:table-cell">{p.guestCount}</Td>
             <Td className="hidden whitespace-nowrap md:table-cell">

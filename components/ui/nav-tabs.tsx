@@ -12,6 +12,8 @@ export interface NavTab {
   /** Also current when the path starts with this (e.g. every folder of the Files tab). */
   matchPrefix?: string;
   count?: number;
+  /** Whether it is the current tab, for tabs told apart by their query rather than their path. */
+  current?: boolean;
 }
 
 /**
@@ -44,8 +46,8 @@ export function NavTabs({ label, tabs }: { label: string; tabs: NavTab[] }) {
     <div className="relative -mx-4">
       <nav ref={scroller} aria-label={label} className="overflow-x-auto border-b border-slate-200 px-4" data-testid="nav-tabs">
         <ul className="flex gap-1">
-          {tabs.map(({ href, label: tabLabel, icon: Icon, matchPrefix, count }) => {
-            const current = pathname === href || (matchPrefix !== undefined && pathname.startsWith(matchPrefix));
+          {tabs.map(({ href, label: tabLabel, icon: Icon, matchPrefix, count, current: told }) => {
+            const current = told ?? (pathname === href || (matchPrefix !== undefined && pathname.startsWith(matchPrefix)));
             return (
               <li key={href}>
                 <Link

@@ -46,9 +46,11 @@ import { ALL_SCOPES, type Scope } from "@/lib/access/scopes";
 import { createPortal } from "@/lib/portals/create-portal";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { getPortal } from "@/lib/portals/get-portal";
+import { getPortalFirstSteps } from "@/lib/portals/first-steps";
 import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
-import { updatePortal } from "@/lib/portals/update-portal";
+import { addPortalTags, updatePortal } from "@/lib/portals/update-portal";
+import { updatePortals } from "@/lib/portals/update-portals";
 import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
 import { getSignatureRecord } from "@/lib/signing/signature-record";
 import { reviewTask } from "@/lib/tasks/review-task";
@@ -272,6 +274,13 @@ const ROWS: Row[] = [
     run: (viewer, w) => getPortal({ viewer, portalId: w.portalId }),
   }),
   row({
+    entry: "portals/first-steps:getPortalFirstSteps",
+    scope: "portal:write",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => getPortalFirstSteps({ viewer, portalId: w.portalId }),
+  }),
+  row({
     entry: "portals/create-portal:createPortal",
     scope: "portal:write",
     write: true,
@@ -284,6 +293,20 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => updatePortal({ viewer, portalId: w.portalId, tags: [randomUUID()] }),
+  }),
+  row({
+    entry: "portals/update-portal:addPortalTags",
+    scope: "portal:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => addPortalTags({ viewer, portalId: w.portalId, tags: [randomUUID()] }),
+  }),
+  row({
+    entry: "portals/update-portals:updatePortals",
+    scope: "portal:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => updatePortals({ viewer, portalIds: [w.portalId], change: { kind: "addTag", tag: randomUUID() } }),
   }),
   row({
     entry: "portals/delete-portal:deletePortal",

@@ -105,5 +105,29 @@ describe("searchPortals", () => {
     const guestViewer = await getUserViewer(guest.id, org.id);
     const seen = await searchPortals({ viewer: guestViewer, search: search({}) });
     expect(seen.items.map((p) => p.name)).toEqual(["Counted"]);
+    expect(seen.total).toBe(1);
+  });
+
+  it("gives the total of every page and each portal's next due date among its open tasks", async () => {
+    const { org, viewer } = await seeded();
+    const page = await searchPortals({ viewer, search: search({}), pageSize: 5 });
+    expect(page.items).toHaveLength(5);
+    expect(page.total).toBe(22);
+    expect((await searchPortals({ viewer, search: search({ tag: "vip", status: "all" }), pageSize: 2 })).total).toBe(5);
+    expect((await searchPortals({ viewer, search: search({ templates: "1" }) })).total).toBe(1);
+
+    const portal = await createTestPortal({ orgId: org.id, name: "Due soon" });
+    await db.task.createMany({
+      data: [
+        { orgId: org.id, portalId: portal.id, title: "later", dueDate: new Date("2026-12-20T17:00:00Z") },
+        { orgId: org.id, portalId: portal.id, title: "sooner", dueDate: new Date("2026-12-05T17:00:00Z") },
+        { orgId: org.id, portalId: portal.id, title: "done earlier", status: "Done", dueDate: new Date("2026-12-01T17:00:00Z") },
+        { orgId: org.id, portalId: portal.id, title: "deleted earlier", deletedAt: new Date(), dueDate: new Date("2026-12-02T17:00:00Z") },
+      ],
+    });
+    const [row] = (await searchPortals({ viewer, search: search({ q: "Due soon" }) })).items;
+    expect(row!.nextDueAt).toEqual(new Date("2026-12-05T17:00:00Z"));
+    const [none] = (await searchPortals({ viewer, search: search({ q: "Client 01" }) })).items;
+    expect(none!.nextDueAt).toBeNull();
   });
 });

@@ -6,8 +6,9 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 
 // The web portal list: search by name, filters, three sorts and keyset pagination in
-// both directions. One query reads the page (guest counts as a sub-select) and one groupBy the
-// task counters of that page, so a page costs the same with 100 portals or 10,000 (the default
+// both directions. One query reads the page (guest counts as a sub-select), one groupBy the
+// task counters and next due dates of that page, and one counts the matches (an index scan of
+// the organization's portals), so a page costs about the same with 100 portals or 10,000 (the default
 // sort walks the (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).
 // The API list is lib/portals/list-portals.ts (D5 order); this one is the web's only.
 
@@ -78,6 +79,8 @@ export interface PortalListRow {
   openTaskCount: number;
   doneTaskCount: number;
   guestCount: number;
+  /** The earliest due date of the portal's open tasks (null: none has one). */
+  nextDueAt: Date | null;
   lastActivityAt: Date | null;
   createdAt: Date;
 }
@@ -117,7 +120,7 @@ function positionOf(sort: PortalSort, row: { id: string; name: string; createdAt
 
 /**
  * One page of the organization's portals (or templates) as the web list shows them, with the
- * cursors of the pages before and after it (null at either end).
+ * cursors of the pages before and after it (null at either end) and how many match in all.
  */
 export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { viewer: Viewer; search: PortalSearch; pageSize?: number }) {
   requireAnyPortal(viewer, "view");
@@ -126,33 +129,35 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
   const before = after ? null : decodePosition(search.before);
   const flip = before !== null;
   const position = after ?? before;
-  const where: Prisma.PortalWhereInput = {
-    AND: [
-      portalWhere(viewer, "view"),
-      { isTemplate: templates },
-      status === "all" ? {} : { archived: status === "archived" },
-      q ? { name: { contains: q, mode: "insensitive" } } : {},
-      tag ? { tags: { has: tag } } : {},
-      state === "none" ? { workflowStateId: null } : state ? { workflowStateId: state } : {},
-      position ? beyond(sort, position, flip) : {},
-    ],
-  };
-  const rows = await db.portal.findMany({
-    where,
-    orderBy: orderOf(sort, flip),
-    take: pageSize + 1,
-    select: {
-      id: true,
-      name: true,
-      tags: true,
-      archived: true,
-      isTemplate: true,
-      lastActivityAt: true,
-      createdAt: true,
-      workflowState: { select: { name: true } },
-      _count: { select: { guests: true } },
-    },
-  });
+  const filters: Prisma.PortalWhereInput[] = [
+    portalWhere(viewer, "view"),
+    { isTemplate: templates },
+    status === "all" ? {} : { archived: status === "archived" },
+    q ? { name: { contains: q, mode: "insensitive" } } : {},
+    tag ? { tags: { has: tag } } : {},
+    state === "none" ? { workflowStateId: null } : state ? { workflowStateId: state } : {},
+  ];
+  const where: Prisma.PortalWhereInput = { AND: [...filters, position ? beyond(sort, position, flip) : {}] };
+  const [rows, total] = await Promise.all([
+    db.portal.findMany({
+      where,
+      orderBy: orderOf(sort, flip),
+      take: pageSize + 1,
+      select: {
+        id: true,
+        name: true,
+        tags: true,
+        archived: true,
+        isTemplate: true,
+        lastActivityAt: true,
+        createdAt: true,
+        workflowState: { select: { name: true } },
+        _count: { select: { guests: true } },
+      },
+    }),
+    // Every portal matching the filters, on all pages ("1,000 portals").
+    db.portal.count({ where: { AND: filters } }),
+  ]);
   const more = rows.length > pageSize;
   const page = rows.slice(0, pageSize);
   if (flip) page.reverse();
@@ -161,9 +166,11 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
         by: ["portalId", "status"],
         where: { orgId: viewer.orgId, portalId: { in: page.map((r) => r.id) }, deletedAt: null },
         _count: { _all: true },
+        _min: { dueDate: true },
       })
     : [];
-  const countOf = (portalId: string, s: "Open" | "Done") => counts.find((c) => c.portalId === portalId && c.status === s)?._count._all ?? 0;
+  const groupOf = (portalId: string, s: "Open" | "Done") => counts.find((c) => c.portalId === portalId && c.status === s);
+  const countOf = (portalId: string, s: "Open" | "Done") => groupOf(portalId, s)?._count._all ?? 0;
   const items: PortalListRow[] = page.map((r) => ({
     id: r.id,
     name: r.name,
@@ -174,6 +181,7 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
     openTaskCount: countOf(r.id, "Open"),
     doneTaskCount: countOf(r.id, "Done"),
     guestCount: r._count.guests,
+    nextDueAt: groupOf(r.id, "Open")?._min.dueDate ?? null,
     lastActivityAt: r.lastActivityAt,
     createdAt: r.createdAt,
   }));
@@ -184,6 +192,7 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
   const hasPrevious = flip ? more : position !== null;
   return {
     items,
+    total,
     next: hasNext && last ? encodePosition(positionOf(sort, last)) : null,
     previous: hasPrevious && first ? encodePosition(positionOf(sort, first)) : null,
   };

@@ -6,10 +6,12 @@ import { applyExternalIdChanges } from "@/lib/external-ids/apply-changes";
 import { applyPartnerIdChange } from "@/lib/external-ids/partner-link";
 import { toExternalIdChanges } from "@/lib/external-ids/schemas";
 import { externalIdConflictOf } from "@/lib/external-ids/unique-violation";
+import { invalidField } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { changeWorkflowState } from "@/lib/workflow/change-workflow-state";
 import { loadPortal } from "./get-portal";
+import { MAX_TAGS } from "./limits";
 import { lockPortal, type LockedPortal } from "./lock-portal";
 import type { PortalRecord } from "./portal-record";
 import { UpdatePortalBodySchema, type UpdatePortalBody } from "./schemas";
@@ -41,6 +43,23 @@ export async function updatePortal({ viewer, portalId, ...input }: UpdatePortalI
     throw externalIdConflictOf(error);
   }
   return loadPortal(viewer, portalId, "update");
+}
+
+/**
+ * Adds tags to the portal's own (the portal list's "Add tag" for many portals): the tags are read
+ * and written under the portal's lock, so a change of its tags made meanwhile is kept, not
+ * overwritten. The same limits, audit row and event as a change of tags through PATCH.
+ */
+export async function addPortalTags({ viewer, portalId, tags }: { viewer: Viewer; portalId: string; tags: string[] }): Promise<void> {
+  requirePortal(viewer, portalId, "update");
+  const { orgId } = viewer;
+  const actor = actorOf(viewer);
+  await withChange(async (tx) => {
+    const portal = await lockPortal(tx, { orgId, portalId });
+    const merged = [...new Set([...portal.tags, ...tags.map((t) => t.trim())])];
+    if (merged.length > MAX_TAGS) throw invalidField("tags", `A portal has at most ${MAX_TAGS} tags; remove some from this one first`);
+    await updateFields(tx, { orgId, actor, portal, body: UpdatePortalBodySchema.parse({ tags: merged }) });
+  });
 }
 
 type Body = ReturnType<typeof UpdatePortalBodySchema.parse>;

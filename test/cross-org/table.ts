@@ -421,6 +421,14 @@ function listActions(): ActionRow[] {
       (v) => ({ name: "Stolen", templateId: v.template.id }),
       "as_unknown",
     ),
+    ...orgActionRows(
+      "app/(web)/org/[orgId]/actions.ts",
+      "updatePortalsAction",
+      "archive the victim's portals from the list",
+      (v) => `/org/${v.orgId}`,
+      (v) => ({ portal_ids: [v.portal.id], kind: "archive" }),
+      "as_unknown",
+    ),
     ...orgActionRows("app/(web)/org/[orgId]/settings/profile/actions.ts", "profileAction", "the victim's name and colour", settings("profile"), () => ({
       name: "Renamed",
       brandColor: "#000000",

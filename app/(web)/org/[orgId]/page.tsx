@@ -4,10 +4,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CreatePortalDialog } from "@/components/portals/create-portal-dialog";
 import { PortalFilters } from "@/components/portals/portal-filters";
+import { PortalSelectionActions } from "@/components/portals/portal-selection";
 import { PortalTable } from "@/components/portals/portal-table";
 import { BulkRequestDialog } from "@/components/requests/bulk-request-dialog";
 import { BULK_FORM_ID } from "@/components/requests/form-ids";
 import { EmptyState } from "@/components/ui/empty-state";
+import { NavTabs } from "@/components/ui/nav-tabs";
 import { Pagination } from "@/components/ui/pagination";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
@@ -15,7 +17,7 @@ import { getOrgProfile } from "@/lib/organization/profile";
 import { PortalSearchSchema, searchPortals, type PortalSearch } from "@/lib/portals/search-portals";
 import { listRequestDocuments } from "@/lib/requests/request-documents";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
-import { createPortalAction } from "./actions";
+import { createPortalAction, updatePortalsAction } from "./actions";
 import { createBulkRequestAction } from "./requests/actions";
 
 export const metadata: Metadata = { title: "Portals" };
@@ -96,6 +98,15 @@ export default async function PortalListPage({ params, searchParams }: { params:
           </div>
         ) : null}
       </div>
+      {staff ? (
+        <NavTabs
+          label="Portals or templates"
+          tabs={[
+            { href: `/org/${orgId}`, label: "Portals", current: !search.templates },
+            { href: `/org/${orgId}?templates=1`, label: "Templates", current: search.templates },
+          ]}
+        />
+      ) : null}
       {staff ? <PortalFilters action={`/org/${orgId}`} search={search} states={states} /> : null}
       {page.items.length === 0 ? (
         filtered ? (
@@ -121,9 +132,10 @@ export default async function PortalListPage({ params, searchParams }: { params:
         )
       ) : (
         <>
+          {bulk ? <PortalSelectionActions action={updatePortalsAction.bind(null, orgId)} states={states} archived={search.status} /> : null}
           <PortalTable orgId={orgId} rows={page.items} caption={search.templates ? "Templates" : "Portals"} selectForm={bulk ? BULK_FORM_ID : undefined} />
           <Pagination
-            summary={`${page.items.length} ${what} on this page`}
+            summary={`${page.items.length} of ${page.total.toLocaleString("en-US")} ${page.total === 1 ? what.replace(/s$/, "") : what}`}
             previousHref={page.previous ? listHref(orgId, search, { before: page.previous }) : null}
             nextHref={page.next ? listHref(orgId, search, { after: page.next }) : null}
           />
