@@ -4,6 +4,7 @@ import { Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
+import { MAIN_ID } from "./main-id";
 
 export interface HeaderLink {
   href: string;
@@ -42,6 +43,13 @@ export function AppHeader({
 
   return (
     <header className="border-b border-slate-200 bg-white">
+      {/* The first stop of the keyboard: past the header to the page's own content (MAIN_ID). */}
+      <a
+        href={`#${MAIN_ID}`}
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-brand focus:shadow-md focus:outline-2 focus:outline-brand"
+      >
+        Skip to content
+      </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-3 px-4 py-3">
         <div className="flex min-w-0 items-center gap-3">
           {logo ? (

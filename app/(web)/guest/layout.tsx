@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { AccountControls } from "@/components/account-controls";
 import { signOutAction } from "@/app/sign-in/actions";
+import { MAIN_ID } from "@/components/main-id";
 import { AppHeader } from "@/components/app-header";
 import { requireUser } from "@/lib/auth/session";
 import { GUEST_HOME_PATH } from "@/lib/links";
@@ -21,7 +22,7 @@ export default async function GuestLayout({ children }: { children: ReactNode })
       >
         <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
-      <main className="mx-auto max-w-3xl px-4 py-6 md:py-8">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-3xl px-4 py-6 md:py-8">
         <ViewerTimeZone userId={user.id}>{children}</ViewerTimeZone>
       </main>
     </div>

@@ -2,6 +2,7 @@ import { notFound, redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { AccountControls } from "@/components/account-controls";
 import { signOutAction } from "@/app/sign-in/actions";
+import { MAIN_ID } from "@/components/main-id";
 import { AppHeader, type HeaderLink } from "@/components/app-header";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { listUserOrganizations } from "@/lib/access/organizations";
@@ -53,7 +54,7 @@ export default async function OrgLayout({ children, params }: { children: ReactN
         <OrgSwitcher current={orgId} options={orgs} />
         <AccountControls user={user} signOut={signOutAction} />
       </AppHeader>
-      <main className="mx-auto max-w-6xl px-4 py-6 md:py-8">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6 md:py-8">
         <ViewerTimeZone userId={user.id} orgId={orgId}>
           {children}
         </ViewerTimeZone>
