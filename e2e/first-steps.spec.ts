@@ -101,3 +101,17 @@ test("a template has a badge, says what portals take from it, and has no guest o
   await expect(page.getByTestId("folder-empty")).toContainText("This template is empty");
   for (const size of SIZES) await checkScreen(page, `first-steps-template`, size);
 });
+
+test("on a phone the upload area offers the camera and the files, not a drop", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await newPortal(page, `Phone ${Date.now().toString(36)}`);
+    const zone = page.getByTestId("drop-zone");
+    await expect(zone.getByRole("button", { name: "Take a photo or choose a file" })).toBeVisible();
+    await expect(zone.getByText("Drop files here")).toBeHidden();
+    await page.screenshot({ path: "test-results/screenshots/first-steps-phone-touch-390x844.png", fullPage: true });
+  } finally {
+    await context.close();
+  }
+});

@@ -205,7 +205,8 @@ export function Uploader({
         data-testid="drop-zone"
       >
         <Upload aria-hidden size={24} className="text-slate-400" />
-        <p className="text-slate-700">Drop files here, or</p>
+        {/* A phone has nothing to drop from: there the button offers the camera and the files. */}
+        <p className="text-slate-700 pointer-coarse:hidden">Drop files here, or</p>
         <label htmlFor={inputId} className="sr-only">
           Choose files to upload
         </label>
@@ -223,7 +224,8 @@ export function Uploader({
           }}
         />
         <Button variant="secondary" size="sm" onClick={() => inputRef.current?.click()}>
-          Choose files
+          <span className="pointer-coarse:hidden">Choose files</span>
+          <span className="hidden pointer-coarse:inline">Take a photo or choose a file</span>
         </Button>
         <p className="text-xs text-slate-500">Several files at once, up to 2 GB each.</p>
       </div>
