@@ -34,7 +34,7 @@ async function openPortal(page: Page, email: string): Promise<string> {
   await page.goto("/sign-in?callbackUrl=%2Fguest");
   await signIn(page, email);
   await expect(page).toHaveURL(/\/guest$/);
-  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link").click();
+  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: new RegExp(PORTAL) }).click();
   await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}\/client\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("portal-name")).toHaveText(PORTAL);
   return new URL(page.url()).pathname;
@@ -64,7 +64,7 @@ test("the guest home lists both firms' portals, open tasks first with due dates;
   expect(titles.findIndex((t) => t.includes("Upload a photo ID"))).toBeGreaterThan(0);
   await checkGuestPage(page, "home");
 
-  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link").click();
+  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: new RegExp(PORTAL) }).click();
   await expect(page.getByTestId("portal-name")).toHaveText(PORTAL);
   await expect(page.getByTestId("guest-task")).toHaveCount(5);
   // Keyboard: the first task's action is reachable with Tab and shows focus.
@@ -168,6 +168,23 @@ test("sign a PDF with a drawn signature: the signed copy is in the portal beside
   await page.getByRole("link", { name: "Back to the portal" }).first().click();
   await expect(page.getByTestId("guest-file").filter({ hasText: "Engagement letter (signed).pdf" })).toBeVisible();
   await expect(page.getByTestId("guest-file").filter({ hasText: /^Engagement letter\.pdf/ })).toBeVisible();
+});
+
+test("a client previews a file from the portal's list, and opens one from their home page's latest files", async ({ page }) => {
+  await openPortal(page, CLIENT);
+  await page.getByTestId("guest-file").getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await expect(page).toHaveURL(/\?file=[0-9a-f-]{36}$/);
+  const preview = page.getByRole("dialog", { name: "Engagement letter.pdf" });
+  await expect(preview.getByTestId("preview-body")).toHaveAttribute("data-kind", "pdf");
+  await expect(preview.getByRole("link", { name: "Download" })).toBeVisible();
+  await checkGuestPage(page, "file-preview");
+  await preview.getByRole("button", { name: "Close" }).click();
+  await expect(preview).toHaveCount(0);
+  await expect(page).not.toHaveURL(/file=/);
+
+  await page.goto("/guest");
+  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await expect(page.getByRole("dialog", { name: "Engagement letter.pdf" })).toBeVisible();
 });
 
 test("mark a General task done", async ({ page }) => {

@@ -26,6 +26,11 @@ export function guestPortalPath(orgId: string, portalId: string): string {
   return `/org/${orgId}/client/${portalId}`;
 }
 
+/** A file of a portal as its client opens it: the portal's page with the file's preview. */
+export function guestFilePath(orgId: string, portalId: string, fileId: string): string {
+  return `${guestPortalPath(orgId, portalId)}?file=${fileId}`;
+}
+
 /** The guest home: every portal the signed-in guest belongs to, across organizations. */
 export const GUEST_HOME_PATH = "/guest";
 

@@ -1,7 +1,7 @@
 import { CalendarClock, ChevronDown, Download, FileSignature, FileText } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { fileDownloadPath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/links";
+import { fileDownloadPath, guestFilePath, guestPortalPath, GUEST_HOME_PATH } from "@/lib/links";
 import { Time } from "@/components/ui/time";
 
 // Pieces of the client's pages (guest home and portal view), server-rendered.
@@ -84,7 +84,7 @@ export interface FileRow {
   signed: boolean;
 }
 
-/** Files with a download link only when the client may download (the route refuses otherwise too). */
+/** Files with a preview and a download link only when the client may download (the routes refuse otherwise too). */
 export function FileList({ orgId, portalId, files, canDownload }: { orgId: string; portalId: string; files: FileRow[]; canDownload: boolean }) {
   return (
     <ul className="divide-y divide-slate-100" data-testid="guest-files">
@@ -97,7 +97,16 @@ export function FileList({ orgId, portalId, files, canDownload }: { orgId: strin
               <FileText aria-hidden className="size-5 shrink-0 text-slate-500" />
             )}
             <span className="min-w-0">
-              <span className="block truncate text-sm font-medium text-slate-900">{f.name}</span>
+              {canDownload ? (
+                // Opens the file's preview on this page (the same as the firm's).
+                <Link href={guestFilePath(orgId, portalId, f.id)} scroll={false} className="block truncate text-sm font-medium text-brand hover:underline" title={f.name}>
+                  {f.name}
+                </Link>
+              ) : (
+                <span className="block truncate text-sm font-medium text-slate-900" title={f.name}>
+                  {f.name}
+                </span>
+              )}
               <span className="block text-xs text-slate-600">
                 {formatSize(f.size)} · <Time value={f.registeredAt} format="relative" />
                 {f.signed ? " · Signed" : ""}

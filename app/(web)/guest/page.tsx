@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { requireUser } from "@/lib/auth/session";
 import { listGuestHome } from "@/lib/guests/guest-view";
-import { GUEST_HOME_PATH, guestPortalPath } from "@/lib/links";
+import { GUEST_HOME_PATH, guestFilePath, guestPortalPath } from "@/lib/links";
 import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Your portals" };
@@ -81,7 +81,9 @@ export default async function GuestHomePage() {
                   <ul className="mt-1 space-y-1 text-sm">
                     {p.recentFiles.map((f) => (
                       <li key={f.id} className="flex justify-between gap-2">
-                        <span className="truncate text-slate-800">{f.name}</span>
+                        <Link href={guestFilePath(p.orgId, p.portalId, f.id)} className="truncate text-brand hover:underline" title={f.name}>
+                          {f.name}
+                        </Link>
                         <Time value={f.registeredAt} format="relative" className="shrink-0 text-xs text-slate-600" />
                       </li>
                     ))}

@@ -6,14 +6,19 @@ import { cache } from "react";
 import { DueDate, FileList, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest-view/task-forms";
 import { TaskUpload } from "@/components/guest-view/task-upload";
+import { FilePreview } from "@/components/files/file-preview";
+import { previewFileOf } from "@/components/files/preview-file";
 import { PortalMessages } from "@/components/messages/portal-messages";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/web/web-viewer";
+import { getFilePreview } from "@/lib/files/file-url";
 import { getGuestPortalView, listGuestHome, type GuestPortalView } from "@/lib/guests/guest-view";
+import { isAppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { listMessages } from "@/lib/messages/thread";
-import { guestPortalPath } from "@/lib/links";
+import { fileDownloadPath, guestPortalPath } from "@/lib/links";
 import { markThreadReadAction, postMessageAction } from "../../vault/[portalId]/message-actions";
 import { answerQuestionAction, markDoneAction, submitFormAction } from "./actions";
 import { fileActions } from "@/app/(web)/org/[orgId]/vault/[portalId]/bind-file-actions";
@@ -91,11 +96,23 @@ function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: st
   );
 }
 
-export default async function GuestPortalPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<{ before?: string }> }) {
+export default async function GuestPortalPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<{ before?: string; file?: string }> }) {
   const { orgId, portalId } = await params;
-  const { before } = await searchParams;
+  const { before, file } = await searchParams;
   const { viewer, view } = await load(orgId, portalId);
-  const [home, thread] = await Promise.all([listGuestHome(viewer.userId), listMessages({ viewer, portalId, before })]);
+  // `?file=<id>`: that file's preview over the page, for a client who may download it. A link to
+  // a file since deleted (or one they may not open) shows the page without it.
+  const previewId = view.permissions.download && file && isUuid(file) ? file : null;
+  const [home, thread, preview] = await Promise.all([
+    listGuestHome(viewer.userId),
+    listMessages({ viewer, portalId, before }),
+    previewId
+      ? getFilePreview({ viewer, portalId, fileId: previewId }).catch((error: unknown) => {
+          if (isAppError(error)) return null;
+          throw error;
+        })
+      : null,
+  ]);
   const unread = thread.messages.filter((m) => m.unread).length;
   const switcher = home.map((p) => ({ orgId: p.orgId, orgName: p.orgName, portalId: p.portalId, portalName: p.portalName, openCount: p.openTasks.length }));
 
@@ -252,6 +269,7 @@ export default async function GuestPortalPage({ params, searchParams }: { params
           </div>
         )}
       </section>
+      {preview ? <FilePreview file={previewFileOf(preview, fileDownloadPath(orgId, portalId, preview.id))} closeHref={guestPortalPath(orgId, portalId)} /> : null}
     </div>
   );
 }

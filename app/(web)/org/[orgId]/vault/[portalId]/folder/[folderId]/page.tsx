@@ -2,7 +2,8 @@ import { ArrowDown, ArrowUp, ChevronRight, FileText, Folder, FolderTree as Folde
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EntryActions } from "@/components/files/entry-actions";
-import { FilePreview, type PreviewFile } from "@/components/files/file-preview";
+import { FilePreview } from "@/components/files/file-preview";
+import { previewFileOf } from "@/components/files/preview-file";
 import { FolderTree } from "@/components/files/folder-tree";
 import { formatSize } from "@/components/files/format";
 import { NewFolderButton } from "@/components/files/new-folder-button";
@@ -115,20 +116,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
   const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
   const first = view.total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
   const last = Math.min(view.total, page * PAGE_SIZE);
-  const previewFile: PreviewFile | null = preview
-    ? {
-        id: preview.id,
-        name: preview.name,
-        size: preview.size,
-        contentType: preview.contentType,
-        uploadedAt: preview.uploadedAt.toISOString(),
-        uploader: preview.uploader ? (preview.uploader.name ?? preview.uploader.email) : null,
-        task: preview.task?.title ?? null,
-        kind: preview.kind,
-        url: preview.url,
-        downloadHref: fileDownloadPath(orgId, portalId, preview.id),
-      }
-    : null;
+  const previewFile = preview ? previewFileOf(preview, fileDownloadPath(orgId, portalId, preview.id)) : null;
 
   return (
     <div className="space-y-4" data-testid="files-tab">
