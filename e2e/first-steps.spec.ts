@@ -41,7 +41,9 @@ test("a new portal lists its first steps, links each, and ticks the file once on
   await expect(page).toHaveURL(/\/guests$/);
   await page.goto(url);
 
-  await page.getByLabel("Choose files to upload").setInputFiles([{ name: "Welcome pack.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 welcome") }]);
+  await page
+    .getByLabel("Choose files to upload")
+    .setInputFiles([{ name: "Welcome pack.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 welcome") }]);
   await expect(page.getByTestId("upload-row").filter({ hasText: "Welcome pack.pdf" })).toHaveAttribute("data-status", "done", { timeout: 30_000 });
   await expect(page.getByTestId("first-step").filter({ hasText: "Share a file" })).toHaveAttribute("data-done", "true");
   await expect(steps).toContainText("1 of 3 done");

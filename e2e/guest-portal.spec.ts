@@ -34,7 +34,11 @@ async function openPortal(page: Page, email: string): Promise<string> {
   await page.goto("/sign-in?callbackUrl=%2Fguest");
   await signIn(page, email);
   await expect(page).toHaveURL(/\/guest$/);
-  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: new RegExp(PORTAL) }).click();
+  await page
+    .getByTestId("home-portal")
+    .filter({ hasText: PORTAL })
+    .getByRole("link", { name: new RegExp(PORTAL) })
+    .click();
   await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}\/client\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("portal-name")).toHaveText(PORTAL);
   return new URL(page.url()).pathname;
@@ -64,7 +68,11 @@ test("the guest home lists both firms' portals, open tasks first with due dates;
   expect(titles.findIndex((t) => t.includes("Upload a photo ID"))).toBeGreaterThan(0);
   await checkGuestPage(page, "home");
 
-  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: new RegExp(PORTAL) }).click();
+  await page
+    .getByTestId("home-portal")
+    .filter({ hasText: PORTAL })
+    .getByRole("link", { name: new RegExp(PORTAL) })
+    .click();
   await expect(page.getByTestId("portal-name")).toHaveText(PORTAL);
   await expect(page.getByTestId("guest-task")).toHaveCount(5);
   // Keyboard: the first task's action is reachable with Tab and shows focus.

@@ -99,7 +99,12 @@ export function FileList({ orgId, portalId, files, canDownload }: { orgId: strin
             <span className="min-w-0">
               {canDownload ? (
                 // Opens the file's preview on this page (the same as the firm's).
-                <Link href={guestFilePath(orgId, portalId, f.id)} scroll={false} className="block truncate text-sm font-medium text-brand hover:underline" title={f.name}>
+                <Link
+                  href={guestFilePath(orgId, portalId, f.id)}
+                  scroll={false}
+                  className="block truncate text-sm font-medium text-brand hover:underline"
+                  title={f.name}
+                >
                   {f.name}
                 </Link>
               ) : (

@@ -46,7 +46,9 @@ export function PortalHeader({
             {badge}
           </div>
           {portal.isTemplate ? (
-            <p className="text-sm text-slate-600">New portals started from this template get its folders, tags, workflow state and request list; its PDFs can be sent for signature in requests.</p>
+            <p className="text-sm text-slate-600">
+              New portals started from this template get its folders, tags, workflow state and request list; its PDFs can be sent for signature in requests.
+            </p>
           ) : null}
           {externalIds.length > 0 ? (
             <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="External system ids" data-testid="external-ids">

@@ -14,7 +14,19 @@ const DEBOUNCE_MS = 300;
  * (replaced, not pushed: typing does not fill the back button). Without script it is a plain
  * field of the form.
  */
-export function SearchAsYouType({ id, name, label, defaultValue, placeholder }: { id: string; name: string; label: string; defaultValue: string; placeholder?: string }) {
+export function SearchAsYouType({
+  id,
+  name,
+  label,
+  defaultValue,
+  placeholder,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  placeholder?: string;
+}) {
   const router = useRouter();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [pending, startTransition] = useTransition();

@@ -18,7 +18,14 @@ describe("getPortalFirstSteps", () => {
 
     const file = (data: { isFolder?: boolean; status?: "pending" | "registered"; deletedAt?: Date | null; portalId?: string }) =>
       db.fileEntry.create({
-        data: { orgId: org.id, portalId: data.portalId ?? portal.id, name: `f-${Math.random()}`, isFolder: data.isFolder ?? false, status: data.status ?? "registered", deletedAt: data.deletedAt ?? null },
+        data: {
+          orgId: org.id,
+          portalId: data.portalId ?? portal.id,
+          name: `f-${Math.random()}`,
+          isFolder: data.isFolder ?? false,
+          status: data.status ?? "registered",
+          deletedAt: data.deletedAt ?? null,
+        },
       });
     await file({ isFolder: true });
     await file({ status: "pending" });

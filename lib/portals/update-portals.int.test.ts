@@ -15,7 +15,11 @@ async function world() {
   return { org, viewer, portals, ids: portals.map((p) => p.id) };
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (isAppError(e) ? { code: e.code, message: e.message } : e));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (isAppError(e) ? { code: e.code, message: e.message } : e),
+  );
 
 describe("updatePortals", () => {
   it("archives and restores every selected portal, one audit row and no change for a portal already so", async () => {
@@ -50,7 +54,11 @@ describe("updatePortals", () => {
   it("moves every portal to a workflow state, with portal.workflow_changed each", async () => {
     const { org, viewer, ids } = await world();
     const [review] = await createTestWorkflowStates(org.id, ["In review"]);
-    const result = await updatePortals({ viewer, portalIds: ids, change: { kind: "workflowState", workflowStateId: review!.id, workflowStateName: "In review" } });
+    const result = await updatePortals({
+      viewer,
+      portalIds: ids,
+      change: { kind: "workflowState", workflowStateId: review!.id, workflowStateName: "In review" },
+    });
     expect(result).toEqual({ changed: 3, failed: [] });
     expect(await db.portal.count({ where: { id: { in: ids }, workflowStateId: review!.id } })).toBe(3);
     expect(await db.event.count({ where: { portalId: { in: ids }, type: "portal.workflow_changed" } })).toBe(3);
@@ -63,8 +71,13 @@ describe("updatePortals", () => {
     expect(await refusal(updatePortals({ viewer, portalIds: [...ids, stranger.id], change: { kind: "archive" } }))).toMatchObject({ code: "not_found" });
     expect(await db.portal.count({ where: { id: { in: ids }, archived: true } })).toBe(0);
 
-    expect(await refusal(updatePortals({ viewer, portalIds: [], change: { kind: "archive" } }))).toMatchObject({ code: "invalid_request", message: "portal_ids: Select at least one portal" });
-    expect(await refusal(updatePortals({ viewer, portalIds: Array.from({ length: 101 }, () => crypto.randomUUID()), change: { kind: "archive" } }))).toMatchObject({
+    expect(await refusal(updatePortals({ viewer, portalIds: [], change: { kind: "archive" } }))).toMatchObject({
+      code: "invalid_request",
+      message: "portal_ids: Select at least one portal",
+    });
+    expect(
+      await refusal(updatePortals({ viewer, portalIds: Array.from({ length: 101 }, () => crypto.randomUUID()), change: { kind: "archive" } })),
+    ).toMatchObject({
       code: "invalid_request",
       message: "portal_ids: Select at most 100 portals at once",
     });

@@ -8,10 +8,10 @@ import { MAX_TAG_LENGTH } from "./limits";
 import { addPortalTags, updatePortal } from "./update-portal";
 
 /** Portals changed at once: one page of the portal list. */
-export const MAX_PORTALS_AT_ONCE = 100;
+const MAX_PORTALS_AT_ONCE = 100;
 
 /** One change for every selected portal. */
-export const PortalsChangeSchema = z.discriminatedUnion("kind", [
+const PortalsChangeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("archive") }),
   z.object({ kind: z.literal("restore") }),
   z.object({
@@ -36,7 +36,15 @@ export interface PortalsChangeResult {
  * selected portal must be one the viewer may update (404 otherwise, nothing changed); a change
  * refused for one portal is reported with its reason and the others go on.
  */
-export async function updatePortals({ viewer, portalIds, change }: { viewer: Viewer; portalIds: string[]; change: PortalsChange }): Promise<PortalsChangeResult> {
+export async function updatePortals({
+  viewer,
+  portalIds,
+  change,
+}: {
+  viewer: Viewer;
+  portalIds: string[];
+  change: PortalsChange;
+}): Promise<PortalsChangeResult> {
   const ids = [...new Set(portalIds)];
   if (ids.length === 0) throw invalidField("portal_ids", "Select at least one portal");
   if (ids.length > MAX_PORTALS_AT_ONCE) throw invalidField("portal_ids", `Select at most ${MAX_PORTALS_AT_ONCE} portals at once`);

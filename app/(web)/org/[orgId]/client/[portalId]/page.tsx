@@ -96,7 +96,13 @@ function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: st
   );
 }
 
-export default async function GuestPortalPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<{ before?: string; file?: string }> }) {
+export default async function GuestPortalPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<Params>;
+  searchParams: Promise<{ before?: string; file?: string }>;
+}) {
   const { orgId, portalId } = await params;
   const { before, file } = await searchParams;
   const { viewer, view } = await load(orgId, portalId);
@@ -269,7 +275,9 @@ export default async function GuestPortalPage({ params, searchParams }: { params
           </div>
         )}
       </section>
-      {preview ? <FilePreview file={previewFileOf(preview, fileDownloadPath(orgId, portalId, preview.id))} closeHref={guestPortalPath(orgId, portalId)} /> : null}
+      {preview ? (
+        <FilePreview file={previewFileOf(preview, fileDownloadPath(orgId, portalId, preview.id))} closeHref={guestPortalPath(orgId, portalId)} />
+      ) : null}
     </div>
   );
 }
