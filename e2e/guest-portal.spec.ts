@@ -180,7 +180,7 @@ test("sign a PDF with a drawn signature: the signed copy is in the portal beside
 
 test("a client previews a file from the portal's list, and opens one from their home page's latest files", async ({ page }) => {
   await openPortal(page, CLIENT);
-  await page.getByTestId("guest-file").getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await page.getByTestId("guest-file").getByRole("link", { name: "Engagement letter.pdf", exact: true }).click();
   await expect(page).toHaveURL(/\?file=[0-9a-f-]{36}$/);
   const preview = page.getByRole("dialog", { name: "Engagement letter.pdf" });
   await expect(preview.getByTestId("preview-body")).toHaveAttribute("data-kind", "pdf");
@@ -191,7 +191,7 @@ test("a client previews a file from the portal's list, and opens one from their 
   await expect(page).not.toHaveURL(/file=/);
 
   await page.goto("/guest");
-  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await page.getByTestId("home-portal").filter({ hasText: PORTAL }).getByRole("link", { name: "Engagement letter.pdf", exact: true }).click();
   await expect(page.getByRole("dialog", { name: "Engagement letter.pdf" })).toBeVisible();
 });
 

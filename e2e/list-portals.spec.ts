@@ -94,8 +94,8 @@ test("1,000 portals: searched, filtered, sorted and paged, every choice in the U
 
   // Filters: tag vip + In review + archived too; a shared link shows the same.
   await page.getByLabel("Search by name").fill("");
-  await page.getByLabel("Tag").fill("vip");
-  await page.getByLabel("Workflow state").selectOption({ label: "In review" });
+  await page.locator("#portal-tag").fill("vip");
+  await page.locator("#portal-state").selectOption({ label: "In review" });
   await page.getByLabel("Status").selectOption("all");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(rows).toHaveCount(50); // i % 20 == 0: 50 portals, archived ones included
@@ -147,12 +147,15 @@ test("the name search follows typing, the total is shown, templates are a tab, a
   await expect(page.getByRole("heading", { name: "Templates" })).toBeVisible();
   await expect(tabs.getByRole("link", { name: "Templates" })).toHaveAttribute("aria-current", "page");
   await expect(rows.filter({ hasText: "Year-end pack" })).toHaveCount(1);
+  // The search box says what the list shows: the tab's link has no search.
+  await expect(page.getByLabel("Search by name")).toHaveValue("");
   await look(page, "list-templates");
 });
 
 test("portals ticked in the list are tagged, archived and restored at once", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
   await page.goto(page.url().replace(/\?.*$/, "") + "?q=client+014");
   const rows = page.getByTestId("portal-row");
   await expect(rows).toHaveCount(10);

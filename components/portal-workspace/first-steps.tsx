@@ -20,7 +20,7 @@ export function FirstSteps({ steps, guestsHref, tasksHref }: { steps: PortalFirs
     {
       done: steps.guests > 0,
       title: "Invite your client",
-      hint: "They get an email with a link to this portal; no password to set up.",
+      hint: "They get an email with a link that opens this portal.",
       href: guestsHref,
       cta: "Invite a guest",
     },

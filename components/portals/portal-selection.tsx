@@ -6,6 +6,7 @@ import type { BoundAction } from "@/components/portal-workspace/state";
 import { useRunAction } from "@/components/portal-workspace/use-run-action";
 import { BULK_FORM_ID } from "@/components/requests/form-ids";
 import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toast";
 
 // The portal list's selection: the row checkboxes belong to the bulk request's form (they are
 // posted with it as `portal_ids`); these controls read the same checkboxes.
@@ -93,9 +94,11 @@ export function PortalSelectionActions({
   const none = selected.length === 0;
   const disabled = none || pending;
 
+  const toast = useToast();
   const apply = async (fields: Record<string, string>) => {
     const state = await run({ portal_ids: selected, ...fields });
     if (!state) return;
+    if (state.message) toast(state.message);
     for (const b of rowBoxes()) b.checked = false;
     document.dispatchEvent(new Event("change"));
     return state;

@@ -44,6 +44,13 @@ export function SearchAsYouType({
     };
   }, [id]);
 
+  // The list's search changed from elsewhere (a tab, Clear, the back button): the field shows it,
+  // unless the member is typing in it.
+  useEffect(() => {
+    const input = document.getElementById(id) as HTMLInputElement | null;
+    if (input && document.activeElement !== input && input.value !== defaultValue) input.value = defaultValue;
+  }, [id, defaultValue]);
+
   const follow = (input: HTMLInputElement) => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
