@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -97,6 +98,8 @@ export interface BenchApp {
   server: RunningProcess;
   /** The local executor when it runs in a process of its own (`executorProcess`), for its CPU. */
   executor?: RunningProcess;
+  /** The instance that serves the job functions when they have one of their own (`jobsInstance`). */
+  jobs?: RunningProcess;
   /** The environment of the server (its database, S3, keys), for anchors on the same database. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -111,6 +114,12 @@ export async function startBenchApp(options: {
   floor?: boolean;
   /** The local executor in a child process (scripts/bench/executor-process.ts), its CPU apart. */
   executorProcess?: boolean;
+  /**
+   * A second instance of the same build serves the job functions (the executor calls its
+   * /api/inngest), as a deployment that gives background work instances of its own runs it
+   * (docs/performance.md, "Job functions on their own instances"); `url` serves the requests.
+   */
+  jobsInstance?: boolean;
 }): Promise<BenchApp> {
   if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(COMPILED_SERVER))
     throw new Error("no build in .next and dist/: run `BENCH_BUILD=1 npm run build` first");
@@ -123,7 +132,8 @@ export async function startBenchApp(options: {
   const log = (line: string) => {
     if (process.env["BENCH_VERBOSE"]) process.stderr.write(`[bench] ${line}\n`);
   };
-  const inngest = options.executorProcess ? await executorChild(`${url}/api/inngest`) : await startDurableServices(log, "default");
+  const jobsUrl = options.jobsInstance ? `http://127.0.0.1:${benchPort(1)}` : url;
+  const inngest = options.executorProcess ? await executorChild(`${jobsUrl}/api/inngest`) : await startDurableServices(log, "default");
   try {
     await options.seed();
     const { getDb } = await import("@/lib/db");
@@ -149,14 +159,23 @@ export async function startBenchApp(options: {
       { ...process.env, ...env },
       async () => (await fetch(`${url}/healthz`)).ok,
     );
-    await inngest.sync(`${url}/api/inngest`).catch(() => undefined);
+    const jobs = options.jobsInstance
+      ? await startProcess("jobs", productionServerArgs(benchPort(1), "127.0.0.1"), { ...process.env, ...env }, async () => (await fetch(`${jobsUrl}/healthz`)).ok)
+      : undefined;
+    // Instances of their own have CPUs of their own; on this one machine the job instance and the
+    // engine get a lower CPU priority instead, so the request instance is served first.
+    for (const background of [jobs, "process" in inngest ? inngest.process : undefined])
+      if (options.jobsInstance && background?.child.pid !== undefined) setPriority(background.child.pid, 10);
+    await inngest.sync(`${jobsUrl}/api/inngest`).catch(() => undefined);
     return {
       url,
       server,
       ...("process" in inngest ? { executor: inngest.process } : {}),
+      ...(jobs ? { jobs } : {}),
       env,
       async stop() {
         await server.stop();
+        await jobs?.stop();
         await inngest.stop();
         await services.stop();
       },

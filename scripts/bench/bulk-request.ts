@@ -2,7 +2,8 @@
  * Benchmark: one bulk request to 1,000 portals (each with a guest) through the production build
  * and the local executor, as a member sends it from the portal list: the outbox command, the
  * bulk-request job's batches through /api/inngest, one task per portal. Meanwhile the API is
- * read at a steady 50 requests/s (GET a portal's tasks). Targets (issue: requests at a firm's
+ * read at a steady 50 requests/s (GET a portal's tasks, one request every 20 ms: load.ts
+ * pacedGets), and the same reads with nothing else running are the reference. Targets (issue: requests at a firm's
  * scale): all 1,000 sent within 60 s, and the API's p99 during it under 100 ms.
  *
  *   npx next build && DATABASE_URL=... npx tsx --conditions=react-server scripts/bench/bulk-request.ts
@@ -10,9 +11,8 @@
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 
-import autocannon from "autocannon";
-
 import { startBenchApp } from "./app-server.ts";
+import { pacedGets, quantile } from "./load.ts";
 import type { Bench, BenchRow } from "./report.ts";
 
 const PORTALS = Number(process.env["BENCH_BULK_PORTALS"] ?? 1000);
@@ -51,6 +51,10 @@ async function runBulkRequestBench(): Promise<BenchRow[]> {
   let s: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_bulk",
+    // BENCH_BULK_ONE_INSTANCE=1: the requests and the job functions in one process, to compare.
+    jobsInstance: process.env["BENCH_BULK_ONE_INSTANCE"] !== "1",
+    // The executor apart from this process, whose timers pace the reads and time their answers.
+    executorProcess: true,
     seed: async () => {
       s = await seed();
     },
@@ -61,9 +65,10 @@ async function runBulkRequestBench(): Promise<BenchRow[]> {
     const { getUserViewer } = await import("@/lib/access/viewer");
     const { createBulkRequest } = await import("@/lib/requests/create-bulk-request");
     const url = `${app.url}/api/v1/portals/${seeded.portalIds[0]}/tasks`;
-    const read = (seconds: number) =>
-      autocannon({ url, headers: { authorization: `Bearer ${seeded.token}` }, connections: 8, overallRate: API_RATE, duration: seconds });
-    await read(3); // warm-up: the route's chunks loaded and compiled
+    const read = (seconds: number) => pacedGets({ url, headers: { authorization: `Bearer ${seeded.token}` }, rate: API_RATE, seconds });
+    await read(2); // warm-up: the route's chunks loaded and compiled
+    // The same reads with nothing else running: what the bulk request's rounds compare with.
+    const idle = await read(4);
 
     const viewer = await getUserViewer(seeded.adminId, seeded.orgId);
     const started = performance.now();
@@ -83,20 +88,25 @@ async function runBulkRequestBench(): Promise<BenchRow[]> {
       }
     })();
     // The API read in 2-second rounds until the bulk request has finished.
-    const latencies: { p50: number; p99: number; ok: number; failed: number }[] = [];
+    const latencies: Awaited<ReturnType<typeof read>>[] = [];
     let finished = false;
     void done.then(() => (finished = true));
     while (!finished) {
-      const r = await read(2);
-      latencies.push({ p50: r.latency.p50, p99: r.latency.p99, ok: r["2xx"], failed: r.non2xx + r.errors + r.timeouts });
+      latencies.push(await read(2));
     }
     await done;
     const sent = await db.bulkRequestItem.count({ where: { bulkRequestId, status: "sent", taskId: { not: null } } });
     const tasks = await db.task.count({ where: { orgId: seeded.orgId, title: "Year-end documents" } });
+    // The target is the p99 of every read made while the bulk request ran; the worst 2-second
+    // round's p99 (about the slowest read of those 2 seconds) is shown beside it.
+    const all = latencies.flatMap((l) => l.latencies).sort((a, b) => a - b);
+    const p99 = quantile(all, 0.99);
     const worstP99 = Math.max(...latencies.map((l) => l.p99));
     const failed = latencies.reduce((n, l) => n + l.failed, 0);
     await db.$disconnect();
-    const details = { portals: PORTALS, seconds: +seconds.toFixed(1), sent, tasks, apiRounds: latencies, failedRequests: failed };
+    const rounds = latencies.map(({ latencies: _all, ...round }) => round);
+    const { latencies: _idleAll, ...idleRound } = idle;
+    const details = { portals: PORTALS, seconds: +seconds.toFixed(1), sent, tasks, failedRequests: failed };
     return [
       {
         work: `Bulk request to ${PORTALS} portals`,
@@ -109,12 +119,12 @@ async function runBulkRequestBench(): Promise<BenchRow[]> {
       },
       {
         work: `API p99 during it (${API_RATE} req/s)`,
-        product: `worst 2-s round p99 ${worstP99} ms, ${failed} failed`,
+        product: `p99 ${p99} ms, p50 ${quantile(all, 0.5)} ms over ${all.length} reads (worst 2-s round ${worstP99} ms), ${failed} failed; idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms`,
         anchor: "—",
         ratio: null,
         target: `< ${TARGET_P99_MS} ms`,
-        met: worstP99 < TARGET_P99_MS && failed === 0,
-        details: latencies,
+        met: p99 < TARGET_P99_MS && failed === 0,
+        details: { p99, worstRoundP99: worstP99, reads: all.length, idle: idleRound, rounds },
       },
     ];
   } finally {

@@ -134,6 +134,75 @@ export async function refreshRound(side: RefreshSide, seconds = ROUND_SECONDS): 
   return { rps: +(ok / elapsed).toFixed(1), p50: at(0.5), p99: at(0.99), cpuMs: cpuPer(before, side.cpuMs(), ok), ok, failed };
 }
 
+export interface PacedResult {
+  p50: number;
+  p99: number;
+  ok: number;
+  failed: number;
+  /** Every latency, ms, ascending (for percentiles over several calls). */
+  latencies: number[];
+}
+
+/** The `q` quantile of ascending `sorted` values, to 0.1 ms. */
+export const quantile = (sorted: number[], q: number) => +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN).toFixed(1);
+
+/**
+ * GETs `url` at a steady `rate` per second for `seconds`: one request every 1000/rate ms whether or
+ * not the ones before have answered (an open loop, as users arrive), each on a keep-alive
+ * connection of its own while others are out. Latency counts from the time the request was due,
+ * so a server that falls behind shows it (no coordinated omission). autocannon's `overallRate`
+ * is not steady: each connection sends its share of the second at once, then waits for the next
+ * second, which turns 50 requests/s into bursts of 8 at a time.
+ */
+export async function pacedGets({
+  url,
+  headers,
+  rate,
+  seconds,
+}: {
+  url: string;
+  headers: Record<string, string>;
+  rate: number;
+  seconds: number;
+}): Promise<PacedResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const target = new URL(url);
+  const interval = 1000 / rate;
+  const count = Math.round(rate * seconds);
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const start = performance.now();
+  const one = (due: number) =>
+    new Promise<void>((resolve) => {
+      const req = request(target, { agent, method: "GET", headers }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          latencies.push(performance.now() - due);
+          if (res.statusCode === 200) ok++;
+          else failed++;
+          resolve();
+        });
+      });
+      req.on("error", () => {
+        failed++;
+        resolve();
+      });
+      req.end();
+    });
+  const sent: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    sent.push(one(due));
+  }
+  await Promise.all(sent);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), ok, failed, latencies };
+}
+
 /** Runs the sides in turn, ROUNDS times (interleaved, so drift on a busy machine hits all alike). */
 export async function interleave<K extends string>(sides: Record<K, () => Promise<RoundResult>>, rounds = ROUNDS): Promise<Record<K, RoundResult[]>> {
   const names = Object.keys(sides) as K[];
