@@ -160,7 +160,12 @@ export async function startBenchApp(options: {
       async () => (await fetch(`${url}/healthz`)).ok,
     );
     const jobs = options.jobsInstance
-      ? await startProcess("jobs", productionServerArgs(benchPort(1), "127.0.0.1"), { ...process.env, ...env }, async () => (await fetch(`${jobsUrl}/healthz`)).ok)
+      ? await startProcess(
+          "jobs",
+          productionServerArgs(benchPort(1), "127.0.0.1"),
+          { ...process.env, ...env },
+          async () => (await fetch(`${jobsUrl}/healthz`)).ok,
+        )
       : undefined;
     // Instances of their own have CPUs of their own; on this one machine the job instance and the
     // engine get a lower CPU priority instead, so the request instance is served first.
