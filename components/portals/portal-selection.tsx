@@ -81,12 +81,12 @@ export function SelectAllPortals() {
 export function PortalSelectionActions({
   action,
   states,
-  archived,
+  status,
 }: {
   action: BoundAction;
   states: { id: string; name: string }[];
-  /** Which of archive and restore the list's status filter makes sense. */
-  archived: "active" | "archived" | "all";
+  /** The list's status filter: archive is offered for active portals, restore for archived ones. */
+  status: "active" | "archived" | "all";
 }) {
   const selected = useSelectedPortals().ids;
   const { run, pending } = useRunAction(action);
@@ -118,12 +118,12 @@ export function PortalSelectionActions({
       <span className="font-medium text-slate-700" aria-live="polite" data-testid="portal-selection-count">
         {none ? "Tick portals to change several at once" : `${selected.length} selected`}
       </span>
-      {archived !== "archived" ? (
+      {status !== "archived" ? (
         <Button variant="secondary" size="sm" disabled={disabled} onClick={() => void apply({ kind: "archive" })}>
           <Archive aria-hidden size={14} /> Archive
         </Button>
       ) : null}
-      {archived !== "active" ? (
+      {status !== "active" ? (
         <Button variant="secondary" size="sm" disabled={disabled} onClick={() => void apply({ kind: "restore" })}>
           <ArchiveRestore aria-hidden size={14} /> Restore
         </Button>

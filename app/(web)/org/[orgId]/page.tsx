@@ -132,7 +132,7 @@ export default async function PortalListPage({ params, searchParams }: { params:
         )
       ) : (
         <>
-          {bulk ? <PortalSelectionActions action={updatePortalsAction.bind(null, orgId)} states={states} archived={search.status} /> : null}
+          {bulk ? <PortalSelectionActions action={updatePortalsAction.bind(null, orgId)} states={states} status={search.status} /> : null}
           <PortalTable orgId={orgId} rows={page.items} caption={search.templates ? "Templates" : "Portals"} selectForm={bulk ? BULK_FORM_ID : undefined} />
           <Pagination
             summary={`${page.items.length} of ${page.total.toLocaleString("en-US")} ${page.total === 1 ? what.replace(/s$/, "") : what}`}
