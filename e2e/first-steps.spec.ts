@@ -5,8 +5,17 @@ import { checkScreen, signIn } from "./support";
 // A new portal and a template as the firm first sees them: a new portal's Files tab lists the
 // three first steps (invite, ask, share) and ticks each once done, with one upload area and no
 // second empty box; a template says what it is and has no client tabs. The portals made here are
-// named to sort after every other portal of the demo organization, so the portal list's spec
-// (which pages through the list by name) sees its own pages unchanged.
+// named "Zephyr …" and deleted after the file.
+
+// What this file makes is removed after it: the specs after it count the demo organization's portals.
+test.afterAll(async () => {
+  const client = await e2eDatabase();
+  try {
+    await client.query(`DELETE FROM "Portal" WHERE name LIKE 'Zephyr %' OR (name LIKE 'Onboarding pack %' AND "isTemplate")`);
+  } finally {
+    await client.end();
+  }
+});
 
 const SIZES = [
   { width: 1280, height: 800 },
