@@ -1,4 +1,5 @@
 import { oauthInvalidRequest } from "@/lib/oauth/token/errors";
+import { readCappedText } from "@/lib/request-body";
 import { textProblem } from "@/lib/text";
 
 // The body of a token or revocation request, form-encoded (RFC 6749) or JSON (spec 5.3), as one
@@ -23,23 +24,11 @@ const KNOWN = new Set([
   "token_type_hint",
 ]);
 
-async function readCapped(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      const error = oauthInvalidRequest("The request body is too large");
-      // The rest of the body is still on the connection: close it after this answer (RFC 9112 9.6).
-      error.headers["Connection"] = "close";
-      throw error;
-    }
-    chunks.push(next.value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+function bodyTooLarge(): Error {
+  const error = oauthInvalidRequest("The request body is too large");
+  // The rest of the body is still on the connection: close it after this answer (RFC 9112 9.6).
+  error.headers["Connection"] = "close";
+  return error;
 }
 
 function fromForm(text: string): OAuthParams {
@@ -74,7 +63,7 @@ export async function readOAuthParams(request: Request): Promise<OAuthParams> {
   if (mediaType !== "application/x-www-form-urlencoded" && mediaType !== "application/json") {
     throw oauthInvalidRequest("Content-Type must be application/x-www-form-urlencoded or application/json");
   }
-  const text = await readCapped(request);
+  const text = await readCappedText(request, MAX_BODY_BYTES, bodyTooLarge);
   const params = mediaType === "application/json" ? fromJson(text) : fromForm(text);
   for (const [name, value] of params) {
     const problem = textProblem(value);
