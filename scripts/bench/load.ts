@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 
 const CONNECTIONS = 16;
 const ROUND_SECONDS = Number(process.env["BENCH_SECONDS"] ?? 6);
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+export const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 
 export interface RoundResult {
   rps: number;
