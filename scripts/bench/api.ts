@@ -47,10 +47,21 @@ async function seed(): Promise<Seeded> {
   const { token } = await issueAccessToken({ grantId: grant.id, userId: admin.id, orgId: org.id, clientId: client.clientId, scopes: ALL_SCOPES });
   // One grant per chain, as oidc-provider's 16 chains are 16 grants.
   const refreshTokens: string[] = [];
+  const chainGrants: string[] = [];
   for (let i = 0; i < CHAINS; i++) {
     const g = await grantOf();
+    chainGrants.push(g.id);
     refreshTokens.push(await db.$transaction((tx) => createRefreshToken(tx, { grantId: g.id, scopes: ALL_SCOPES, parentId: null })));
   }
+  // Each chain's past: 30 days of hourly refreshes, rotated tokens as a deployed server keeps them
+  // until they expire. With only the 16 live tokens in the table when it is analyzed below, the
+  // plans cached on each connection (the prepared refresh statement, the foreign-key checks) were
+  // made for a table of one page, scanned it whole, and slowed every grant as the rounds filled it.
+  await db.$executeRaw`
+    INSERT INTO "OAuthRefreshToken" ("id", "grantId", "tokenHash", "scopes", "expiresAt", "rotatedAt", "createdAt")
+    SELECT gen_random_uuid(), g, encode(sha256(convert_to(g::text || ':' || h, 'UTF8')), 'hex'), ${ALL_SCOPES}::text[],
+           now() + make_interval(hours => 720 - h), now() - make_interval(hours => h - 1), now() - make_interval(hours => h)
+    FROM unnest(${chainGrants}::uuid[]) AS g, generate_series(1, 720) AS h`;
 
   const states = await createTestWorkflowStates(org.id);
   const t0 = Date.now() - 86_400_000;
