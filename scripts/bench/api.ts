@@ -141,8 +141,8 @@ async function refreshBench(app: BenchApp, s: Seeded): Promise<BenchRow> {
     // Warm-up, not measured: a side's first seconds of grants cost it half again as much CPU per
     // grant (compilation, first use of the token route's modules and connections).
     for (const side of [sides.oidc, sides.product]) await refreshRound(side, 3);
-    // Five rounds a side rather than three: this comparison waits on the database server's commits
-    // and varies most from round to round on a shared machine (single rounds 0.8-1.3x apart).
+    // Five rounds a side rather than three: of the benchmark's comparisons, this one's single rounds
+    // vary the most on a shared machine.
     const rounds = await interleave({ oidc: () => refreshRound(sides.oidc), product: () => refreshRound(sides.product) }, Math.max(ROUNDS, 5));
     const [p, o] = [medianRound(rounds.product), medianRound(rounds.oidc)];
     const r = ratio(p.rps, o.rps);

@@ -100,6 +100,9 @@ function postForm(agent: Agent, url: URL, authorization: string, body: string): 
   });
 }
 
+/** The `q` quantile of ascending `sorted` values, to 0.1 ms. */
+export const quantile = (sorted: number[], q: number) => +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN).toFixed(1);
+
 /** Refresh grants for `seconds`, one loop per chain (16 chains: 16 requests in flight). */
 export async function refreshRound(side: RefreshSide, seconds = ROUND_SECONDS): Promise<RoundResult> {
   const end = Date.now() + seconds * 1000;
@@ -130,8 +133,14 @@ export async function refreshRound(side: RefreshSide, seconds = ROUND_SECONDS): 
   agent.destroy();
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? Number.NaN).toFixed(1);
-  return { rps: +(ok / elapsed).toFixed(1), p50: at(0.5), p99: at(0.99), cpuMs: cpuPer(before, side.cpuMs(), ok), ok, failed };
+  return {
+    rps: +(ok / elapsed).toFixed(1),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    cpuMs: cpuPer(before, side.cpuMs(), ok),
+    ok,
+    failed,
+  };
 }
 
 export interface PacedResult {
@@ -142,9 +151,6 @@ export interface PacedResult {
   /** Every latency, ms, ascending (for percentiles over several calls). */
   latencies: number[];
 }
-
-/** The `q` quantile of ascending `sorted` values, to 0.1 ms. */
-export const quantile = (sorted: number[], q: number) => +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN).toFixed(1);
 
 /**
  * GETs `url` at a steady `rate` per second for `seconds`: one request every 1000/rate ms whether or
