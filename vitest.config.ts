@@ -6,6 +6,11 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 
 // Never test files: dependencies, build output, the Playwright suite, Prisma's generated client.
 const exclude = ["**/node_modules/**", "**/.next/**", "e2e/**", "lib/generated/**", ".data/**"];
+/**
+ * Integration tests that load a server of their own (16 clients against an app instance, two
+ * instances on one database, a second PostgreSQL): the "integration-load" project.
+ */
+const LOAD_TESTS = ["scripts/test/contention.int.test.ts", "scripts/test/two-instances.int.test.ts", "scripts/lib/embedded.int.test.ts"];
 
 export default defineConfig({
   resolve: {
@@ -37,14 +42,33 @@ export default defineConfig({
           name: "integration",
           environment: "node",
           include: ["**/*.int.test.ts"],
+          exclude: [...exclude, ...LOAD_TESTS],
+          globalSetup: ["scripts/test/global-setup.ts"],
+          setupFiles: ["scripts/test/integration-env.ts"],
+          // Two files at a time, each worker on a database and a bucket of its own (global-setup.ts),
+          // so tests never race each other's rows. Two, as CI has 2 CPU cores: one file alone
+          // leaves a third of them idle while it waits on PostgreSQL, S3 and timers.
+          fileParallelism: true,
+          maxWorkers: 2,
+          // Real servers and migrations on a slow machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The integration tests that put a server under load and assert on how it holds (no 5xx,
+          // no lost work): alone on the machine, one file at a time, after the others.
+          name: "integration-load",
+          environment: "node",
+          include: LOAD_TESTS,
           exclude,
           globalSetup: ["scripts/test/global-setup.ts"],
           setupFiles: ["scripts/test/integration-env.ts"],
-          // One database and one bucket for the whole run, and 2 CPU cores in CI: files run one
-          // after another, so tests never race each other's rows or starve the embedded servers.
           fileParallelism: false,
           maxWorkers: 1,
-          // Real servers and migrations on a slow machine.
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -1,11 +1,13 @@
 /**
- * `npm test`: every check the project has, in order, stopping at the first failure:
+ * `npm test`: every check the project has, in order, stopping at the first failure (typecheck and
+ * lint side by side, each printed when both have ended):
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
  *   3. lint         eslint (Next.js rules and the import boundaries), prettier --check and knip
  *   4. unit         vitest --project unit
- *   5. integration  vitest --project integration (fresh database and S3, see scripts/test/)
+ *   5. integration  vitest --project integration, two files at a time (a fresh database and bucket
+ *                   each, see scripts/test/), then --project integration-load alone
  *   6. build        npm run build (next build, and the server compiled to dist/)
  *   7. e2e          playwright test (the build from step 6 on fresh services)
  *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
@@ -56,6 +58,11 @@ interface Step {
   skip?: () => string | undefined;
   /** For test tiers: reads the runner's report after the run (exit code: whether it failed). */
   count?: (exitCode: number) => Counts;
+  /**
+   * Steps next to each other with the same `together` run side by side (each single-threaded, on a
+   * machine with two cores or more), their output shown one after the other when all have ended.
+   */
+  together?: string;
 }
 
 const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
@@ -71,7 +78,8 @@ function zapierInstallCurrent(): string | undefined {
   }
 }
 
-function vitest(id: string, title: string, project: string): Step {
+/** A vitest run of `project` (and `alsoProjects`, in the same run and report). */
+function vitest(id: string, title: string, project: string, alsoProjects: string[] = []): Step {
   return {
     id,
     title,
@@ -79,8 +87,7 @@ function vitest(id: string, title: string, project: string): Step {
     args: [
       bin("vitest/vitest.mjs"),
       "run",
-      "--project",
-      project,
+      ...[project, ...alsoProjects].flatMap((name) => ["--project", name]),
       // A tier with no test files yet passes; the count shows 0.
       "--passWithNoTests",
       "--reporter=default",
@@ -93,10 +100,10 @@ function vitest(id: string, title: string, project: string): Step {
 
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
-  { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"] },
-  { id: "lint", title: "Lint (npm run lint: eslint, prettier --check, knip)", command: "npm", args: ["run", "--silent", "lint"] },
+  { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"], together: "static" },
+  { id: "lint", title: "Lint (npm run lint: eslint, prettier --check, knip)", command: "npm", args: ["run", "--silent", "lint"], together: "static" },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
-  vitest("integration", "Integration tests (vitest --project integration)", "integration"),
+  vitest("integration", "Integration tests (vitest --project integration --project integration-load)", "integration", ["integration-load"]),
   {
     id: "build",
     title: "Production build (npm run build: next build and the compiled server)",
@@ -219,18 +226,27 @@ function readJson<T>(file: string): T | undefined {
 
 // --- running ---------------------------------------------------------------------------------
 
-function run(step: Step): Promise<number> {
+/**
+ * Runs `step` to its end: its exit code, and the time it took. With `output`, what it prints is
+ * collected there (stdout and stderr interleaved as printed) instead of going to the terminal.
+ */
+function run(step: Step, output?: Buffer[]): Promise<{ exitCode: number; seconds: number }> {
+  const started = Date.now();
   return new Promise((resolve) => {
+    const done = (exitCode: number) => resolve({ exitCode, seconds: (Date.now() - started) / 1000 });
     const child = spawn(step.command, step.args, {
       cwd: step.cwd ?? root,
-      stdio: "inherit",
-      env: { ...process.env, ...step.env },
+      stdio: output ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ...(output ? { FORCE_COLOR: process.stdout.isTTY ? "1" : "0" } : {}), ...step.env },
     });
+    child.stdout?.on("data", (chunk: Buffer) => output?.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output?.push(chunk));
     child.on("error", (error) => {
-      process.stderr.write(`could not start ${step.command}: ${error.message}\n`);
-      resolve(127);
+      output?.push(Buffer.from(`could not start ${step.command}: ${error.message}\n`));
+      if (!output) process.stderr.write(`could not start ${step.command}: ${error.message}\n`);
+      done(127);
     });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.on("close", (code, signal) => done(code ?? (signal ? 128 : 1)));
   });
 }
 
@@ -246,40 +262,58 @@ async function main(): Promise<void> {
   const summary: string[] = [];
   let failedStep: Step | undefined;
 
-  for (const [index, step] of steps.entries()) {
-    header(`[${index + 1}/${steps.length}] ${step.title}`);
-    const skipped = step.skip?.();
-    if (skipped) {
-      process.stdout.write(`skipped: ${skipped}\n`);
-      summary.push(`${step.id.padEnd(12)} skip`);
-      continue;
-    }
-    if (step.count) {
-      // A report left over from an earlier run must not be counted for this one.
-      rmSync(step.id === "e2e" || step.id === "durable" ? playwrightReport(step.id) : vitestReport(step.id), { force: true });
-    }
-    const started = Date.now();
-    const exitCode = await run(step);
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  for (let index = 0; index < steps.length;) {
+    // The step, and the steps after it that run together with it.
+    const batch = [steps[index]!];
+    while (batch[0]!.together && steps[index + batch.length]?.together === batch[0]!.together) batch.push(steps[index + batch.length]!);
+    const first = index;
+    index += batch.length;
 
-    let line = `${step.id.padEnd(12)} ${exitCode === 0 ? "ok  " : "FAIL"} ${seconds.padStart(6)}s`;
-    if (step.count) {
-      const counts = step.count(exitCode);
-      totals.passed += counts.passed;
-      totals.failed += counts.failed;
-      line += `   ${counts.passed} passed, ${counts.failed} failed`;
+    const runs = batch.map((step) => {
+      const skipped = step.skip?.();
+      if (skipped) return { skipped };
+      if (step.count) {
+        // A report left over from an earlier run must not be counted for this one.
+        rmSync(step.id === "e2e" || step.id === "durable" ? playwrightReport(step.id) : vitestReport(step.id), { force: true });
+      }
+      if (batch.length === 1) {
+        header(`[${first + 1}/${steps.length}] ${step.title}`);
+        return { output: undefined, result: run(step) };
+      }
+      const output: Buffer[] = [];
+      return { output, result: run(step, output) };
+    });
+    if (batch.length > 1) process.stdout.write(`\nRunning side by side: ${batch.map((s) => s.id).join(", ")}\n`);
+
+    let failed = false;
+    for (const [i, step] of batch.entries()) {
+      const started = runs[i]!;
+      if (batch.length > 1 || "skipped" in started) header(`[${first + i + 1}/${steps.length}] ${step.title}`);
+      if ("skipped" in started) {
+        process.stdout.write(`skipped: ${started.skipped}\n`);
+        summary.push(`${step.id.padEnd(12)} skip`);
+        continue;
+      }
+      const { exitCode, seconds } = await started.result;
+      if (started.output) process.stdout.write(Buffer.concat(started.output));
+      let line = `${step.id.padEnd(12)} ${exitCode === 0 ? "ok  " : "FAIL"} ${seconds.toFixed(1).padStart(6)}s`;
+      if (step.count) {
+        const counts = step.count(exitCode);
+        totals.passed += counts.passed;
+        totals.failed += counts.failed;
+        line += `   ${counts.passed} passed, ${counts.failed} failed`;
+      }
+      summary.push(line);
+      if (exitCode !== 0 && !failedStep) failedStep = step;
+      failed ||= exitCode !== 0;
     }
-    summary.push(line);
-    if (exitCode !== 0) {
-      failedStep = step;
-      break;
-    }
+    if (failed) break;
   }
 
   header("Summary");
   process.stdout.write(`${summary.join("\n")}\n`);
   if (failedStep) {
-    const skipped = steps.slice(steps.indexOf(failedStep) + 1).map((s) => s.id);
+    const skipped = steps.slice(summary.length).map((s) => s.id);
     process.stdout.write(`\n${failedStep.id} failed${skipped.length ? `; not run: ${skipped.join(", ")}` : ""}\n`);
   }
   process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed\n`);

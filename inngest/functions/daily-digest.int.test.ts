@@ -129,7 +129,11 @@ describe("notification preferences", () => {
     const createdAt = new Date("2026-11-24T20:30:00Z");
     for (const user of [newYork, tokyo])
       await db.digestItem.create({ data: { userId: user.id, orgId: org.id, kind: "uploads", subject: "New file", text: "", createdAt } });
-    const digests = async () => (await db.outboundEmail.findMany({ where: { orgId: org.id, template: "digest" } })).map((e) => ({ to: e.to, text: e.text }));
+    const digests = async () =>
+      (await db.outboundEmail.findMany({ where: { orgId: org.id, template: "digest" }, orderBy: { createdAt: "asc" } })).map((e) => ({
+        to: e.to,
+        text: e.text,
+      }));
 
     // 22:00 UTC is 07:00 in Tokyo (the organization's default), 17:00 in New York.
     await digestRunAt("2026-11-24T22:00:00Z");

@@ -16,6 +16,7 @@ export interface EmbeddedS3 {
   port: number;
   accessKeyId: string;
   secretAccessKey: string;
+  /** The first of the buckets it was started with. */
   bucket: string;
   region: string;
   stop(): Promise<void>;
@@ -54,9 +55,11 @@ const CORS_CONFIG = `<CORSConfiguration>
 
 /**
  * s3rver accepts requests signed with these fixed credentials (it checks the signature). The
- * bucket is created on start if the directory doesn't have it yet; existing objects are kept.
+ * bucket (or each of `buckets`) is created on start if the directory doesn't have it yet; existing
+ * objects are kept.
  */
-export async function startEmbeddedS3(options: { dataDir: string; port: number; bucket: string }): Promise<EmbeddedS3> {
+export async function startEmbeddedS3(options: { dataDir: string; port: number } & ({ bucket: string } | { buckets: string[] })): Promise<EmbeddedS3> {
+  const buckets = "buckets" in options ? options.buckets : [options.bucket];
   await mkdir(options.dataDir, { recursive: true });
   // s3rver is CommonJS without types; require keeps the cast in one place.
   const S3rver = createRequire(import.meta.url)("s3rver") as S3rverConstructor;
@@ -65,7 +68,7 @@ export async function startEmbeddedS3(options: { dataDir: string; port: number; 
     port: options.port, // 0: the OS picks a free port, read back from run()
     silent: true,
     directory: options.dataDir,
-    configureBuckets: [{ name: options.bucket, configs: [CORS_CONFIG] }],
+    configureBuckets: buckets.map((name) => ({ name, configs: [CORS_CONFIG] })),
   });
   let address: AddressInfo;
   try {
@@ -80,7 +83,7 @@ export async function startEmbeddedS3(options: { dataDir: string; port: number; 
     port: address.port,
     accessKeyId: "S3RVER",
     secretAccessKey: "S3RVER",
-    bucket: options.bucket,
+    bucket: buckets[0]!,
     region: "us-east-1",
     stop: () => (stopped ??= server.close()),
   };

@@ -17,12 +17,26 @@ function required(name: string): string {
 it("sets the database, S3 and secrets in process.env", () => {
   expect(required("DATABASE_URL")).toMatch(/^postgresql:\/\//);
   expect(["postgres", "embedded"]).toContain(required("TEST_DATABASE"));
-  // Its own database on the server, never the one DATABASE_URL named.
-  expect(new URL(required("DATABASE_URL")).pathname).toMatch(/^\/client_portals_test_[0-9a-f]{8}$/);
+  // Its own database on the server, never the one DATABASE_URL named: the run's, or the run's copy
+  // for this worker.
+  expect(new URL(required("DATABASE_URL")).pathname).toMatch(/^\/client_portals_test_[0-9a-f]{8}(_\d+)?$/);
   expect(required("S3_ENDPOINT")).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(required("S3_FORCE_PATH_STYLE")).toBe("true");
   expect(required("AUTH_SECRET").length).toBeGreaterThanOrEqual(32);
   expect(required("APP_ENCRYPTION_KEY")).toMatch(/^[0-9a-f]{64}$/);
+});
+
+it("gives each worker a database and a bucket of its own", () => {
+  const worker = Number(process.env["VITEST_POOL_ID"]);
+  expect(worker).toBeGreaterThanOrEqual(1);
+  const [database, bucket] = [new URL(required("DATABASE_URL")).pathname, required("S3_BUCKET")];
+  if (worker === 1) {
+    expect(database).toMatch(/_[0-9a-f]{8}$/);
+    expect(bucket).toBe("client-portals-test");
+  } else {
+    expect(database).toMatch(new RegExp(`_[0-9a-f]{8}_${worker}$`));
+    expect(bucket).toBe(`client-portals-test-${worker}`);
+  }
 });
 
 it("has every migration applied", async () => {
