@@ -67,6 +67,9 @@ function compiled(statement: Compilable<unknown>): { text: string; values: unkno
 interface RecordsetTypes {
   uuid: string;
   text: string;
+  bool: boolean;
+  /** A `timestamp(3)` column, given as ISO text (its `Z` ignored: the column holds UTC wall time). */
+  timestamp: string;
   jsonb: unknown;
   int: number;
   ActorType: ActorType;
@@ -79,6 +82,8 @@ export type RecordsetRow<C extends RecordsetColumns> = { [K in keyof C]: Records
 const RECORDSET_TYPE_SQL: Record<keyof RecordsetTypes, string> = {
   uuid: "uuid",
   text: "text",
+  bool: "boolean",
+  timestamp: "timestamp(3)",
   jsonb: "jsonb",
   int: "int",
   ActorType: '"ActorType"',
@@ -125,7 +130,7 @@ export const plusInterval = (at: Expression<Date | string>, count: Expression<nu
 export const constant = <T extends string>(value: T, type: "uuid"): RawBuilder<T> => text<T>`${text.lit(value)}::${text.raw(type)}`;
 
 /** A parameter cast to one of the schema's enum types: `$n::"Type"` (where nothing else gives it its type). */
-export const enumValue = <T extends string>(value: T, type: "TaskActionType" | "TaskStatus" | "AssigneeType" | "ActorType"): RawBuilder<T> =>
+export const enumValue = <T extends string>(value: T, type: "TaskActionType" | "TaskStatus" | "AssigneeType" | "ActorType" | "DeliveryStatus"): RawBuilder<T> =>
   text<T>`${value}::${text.id(type)}`;
 
 /** A parameter's stand-in while a fixed statement is compiled: text no caller sends. */

@@ -40,7 +40,9 @@ export async function until<T>(what: string, check: (s: State) => T | undefined 
 export const ended = (run: RunRecord) => !["Running", "Queued"].includes(run.status);
 
 /** The runs of one of the app's functions (`webhook-delivery`, ...). */
-export const runsOf = (s: State, fn: string) => s.runs.filter((r) => r.functionId === `client-portals-${fn}`);
+/** A function's runs; a run of a batch is listed once for each of its events, as that event's run. */
+export const runsOf = (s: State, fn: string) =>
+  s.runs.filter((r) => r.functionId === `client-portals-${fn}`).flatMap((r) => (r.events ?? [r.event]).map((event) => ({ ...r, event })));
 
 /** D19: X-Webhook-Signature is the hex HMAC-SHA256 of the raw body bytes, keyed with the secret. */
 export function signatureVerifies(req: ReceivedRequest, secret: string): boolean {

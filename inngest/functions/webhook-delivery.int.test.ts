@@ -2,10 +2,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { webhookDelivery } from "@/inngest/functions/webhook-delivery";
 import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
-import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
+import { attemptDeliveries, attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { createDeliveriesForEvent } from "@/lib/webhooks/fan-out";
-import { addWebhook, createWebhookContext, deliveriesOf, guestInvited, recordTestEvent, runDelivery } from "@/inngest/functions/test-support/webhook-fixtures";
+import {
+  addWebhook,
+  createWebhookContext,
+  deliveriesOf,
+  type DeliveryRequest,
+  guestInvited,
+  recordTestEvent,
+  runDeliveries,
+  runDelivery,
+} from "@/inngest/functions/test-support/webhook-fixtures";
+
 import { bodyOf, receiversClosedAfterEach, verifySignature } from "@/lib/webhooks/test-support/webhook-receiver";
 import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
@@ -52,13 +62,46 @@ function sleepCalls(ctx: { step: { sleep: { mock: { calls: unknown[][] } } } }) 
 }
 
 describe("webhook-delivery", () => {
-  it("runs per requested delivery, at most 5 at a time per webhook", () => {
+  it("gathers the delivery starts of one webhook into runs of up to 50, at most 2 runs at a time per webhook", () => {
     const config = webhookDelivery["getConfig"]({ baseUrl: new URL("https://app.test/api/inngest"), appPrefix: "client-portals" });
     expect(config[0]).toMatchObject({
       id: "client-portals-webhook-delivery",
       triggers: [{ event: "webhook/delivery.requested" }],
-      concurrency: { key: "event.data.webhook_id", limit: 5 },
+      batchEvents: { maxSize: 50, timeout: "1s", key: "event.data.webhook_id" },
+      concurrency: { key: "event.data.webhook_id", limit: 2 },
     });
+  });
+
+  it("delivers a batch: each delivery its own id, signature, log and count; only the failed one retries", async () => {
+    const ctx = await createWebhookContext();
+    const r = await receiver();
+    const webhook = await addWebhook(ctx, r.url);
+    const requests: DeliveryRequest[] = [];
+    for (const email of ["a@example.test", "b@example.test", "c@example.test"]) {
+      const event = await recordTestEvent(ctx, "guest.invited", guestInvited({ guest_email: email }));
+      await createDeliveriesForEvent({ orgId: ctx.org.id, eventId: event.id });
+      requests.push(...(await deliveriesOf(event.id)));
+    }
+    // The first request to arrive fails; the others succeed.
+    r.reply(500);
+
+    const { result, ctx: run } = await runDeliveries(requests);
+
+    expect(r.requests).toHaveLength(4);
+    expect(new Set(r.requests.map((q) => q.headers["x-webhook-delivery-id"]))).toEqual(new Set(requests.map((q) => q.delivery_id)));
+    for (const q of r.requests) expect(verifySignature(webhook.secret, q)).toBe(true);
+    expect(sleepCalls(run)).toEqual([["sleep-1", "30s"]]);
+    expect(result).toMatchObject({ outcome: "succeeded" });
+    const retried = String(r.requests[0]!.headers["x-webhook-delivery-id"]);
+    expect((result as { deliveries: Array<{ delivery_id: string; attempt: number }> }).deliveries.map((d) => [d.delivery_id, d.attempt]).sort()).toEqual(
+      requests.map((q) => [q.delivery_id, q.delivery_id === retried ? 2 : 1]).sort(),
+    );
+    for (const q of requests) {
+      const row = await deliveryRow(q.delivery_id);
+      expect(row?.status).toBe("succeeded");
+      expect(row?.attempts.map((a) => a.statusCode)).toEqual(q.delivery_id === retried ? [500, 200] : [200]);
+    }
+    expect(await counters(webhook.webhook_id)).toEqual({ success: 3, failure: 0 });
   });
 
   it("posts a flat, signed body once and counts one success", async () => {
@@ -286,6 +329,48 @@ describe("webhook-delivery", () => {
     expect(attempt?.durationMs).toBeGreaterThanOrEqual(10_000);
     expect(attempt?.durationMs).toBeLessThan(12_000);
   }, 30_000);
+
+  it("logs a batch in one statement; a delivery deleted while out is gone, the others logged and counted", async () => {
+    const kept = await oneDelivery();
+    const dropped = await oneDelivery();
+    dropped.r.setFallback("hang");
+    const requests = [kept.request, dropped.request].map((q) => ({ deliveryId: q.delivery_id, number: 1, last: true }));
+
+    const attempt = attemptDeliveries(requests, { timeoutMs: 1_000 });
+    for (let i = 0; i < 100 && dropped.r.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await deleteWebhook({ viewer: dropped.ctx.viewer, webhookId: dropped.webhook.webhook_id });
+    const outcomes = await attempt;
+
+    expect(outcomes).toEqual([
+      { outcome: "succeeded", attempt: 1, statusCode: 200, error: null },
+      { outcome: "stopped", reason: "gone" },
+    ]);
+    expect((await deliveryRow(kept.request.delivery_id))?.attempts.map((a) => a.statusCode)).toEqual([200]);
+    expect(await counters(kept.webhook.webhook_id)).toEqual({ success: 1, failure: 0 });
+    expect(await db.webhookAttempt.count({ where: { deliveryId: dropped.request.delivery_id } })).toBe(0);
+  });
+
+  it("counts each delivery once when two runs attempt the same batch at the same time", async () => {
+    const ctx = await createWebhookContext();
+    const r = await receiver();
+    const webhook = await addWebhook(ctx, r.url);
+    const requests: Array<{ deliveryId: string; number: number; last: boolean }> = [];
+    for (let i = 0; i < 6; i++) {
+      const event = await recordTestEvent(ctx, "guest.invited", guestInvited({ guest_email: `g${i}@example.test` }));
+      await createDeliveriesForEvent({ orgId: ctx.org.id, eventId: event.id });
+      for (const q of await deliveriesOf(event.id)) requests.push({ deliveryId: q.delivery_id, number: 1, last: true });
+    }
+    r.setFallback(500);
+
+    const runs = await Promise.allSettled([attemptDeliveries(requests), attemptDeliveries(requests)]);
+
+    // Whichever logged an attempt first wins it; the other run fails on the duplicate and is retried.
+    expect(runs.some((run) => run.status === "fulfilled" || /duplicate|unique/i.test(String(run.reason)))).toBe(true);
+    const retried = await attemptDeliveries(requests);
+    expect(retried.every((o) => o.outcome === "failed" || (o.outcome === "stopped" && o.reason === "not_pending"))).toBe(true);
+    for (const q of requests) expect(await deliveryRow(q.deliveryId)).toMatchObject({ status: "failed", attemptCount: 1 });
+    expect(await counters(webhook.webhook_id)).toEqual({ success: 0, failure: 6 });
+  });
 
   it("does not send again when an attempt step runs again after it was logged", async () => {
     const { r, webhook, request } = await oneDelivery();

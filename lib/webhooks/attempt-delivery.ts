@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 
+import pLimit from "p-limit";
+
 import { decrypt } from "@/lib/crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OutboundPolicy } from "@/lib/outbound";
-import { rows, sql } from "@/lib/sql";
+import { enumValue, jsonRecordset, rows, sql } from "@/lib/sql";
 import { finishDelivery } from "./finish-delivery";
 import { buildPayload, TEST_EVENT } from "./payload";
 import { sendWebhookRequest, type WebhookResponse } from "./send";
@@ -16,33 +18,24 @@ export type AttemptOutcome =
       reason: "gone" | "webhook_disabled" | "not_pending";
     };
 
-export interface AttemptOptions {
-  deliveryId: string;
-  /** This attempt's number in the delivery's log. */
-  number: number;
-  /** No retry follows: a failure ends the delivery. */
-  last: boolean;
-  /** Test sends go out to a disabled webhook too (a check before enabling it again). */
-  ignoreDisabled?: boolean;
-  /** D20: 10 s. */
-  timeoutMs?: number;
-  /** Tests only (default: from the environment). */
-  outboundPolicy?: OutboundPolicy;
-}
-
 /**
- * The delivery with its webhook, its event, this attempt's log row if any, and the event's portal
- * with its external ids, in one statement: one snapshot, the portal's name as it is at the attempt.
+ * Each requested delivery with its webhook, its event, this attempt's log row if any, and the
+ * event's portal with its external ids, in one statement for all of them: one snapshot, the
+ * portal's name as it is at the attempt. A delivery deleted meanwhile has no row.
  */
-async function loadAttempt(deliveryId: string, number: number, at: Date) {
-  const [row] = await rows(
+async function loadAttempts(requests: readonly AttemptRequest[], at: Date) {
+  const wanted = requests.map((r) => ({ id: r.deliveryId, number: r.number }));
+  return rows(
     sql
-      .selectFrom("WebhookDelivery as d")
+      .selectFrom(jsonRecordset(JSON.stringify(wanted), "t", { id: "uuid", number: "int" }))
+      .innerJoin("WebhookDelivery as d", "d.id", "t.id")
       .innerJoin("Webhook as w", "w.id", "d.webhookId")
       .leftJoin("Event as e", "e.id", "d.eventId")
-      .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").on("a.number", "=", number))
+      .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").onRef("a.number", "=", "t.number"))
       .leftJoin("Portal as p", (j) => j.onRef("p.id", "=", "e.portalId").onRef("p.orgId", "=", "w.orgId"))
       .select((eb) => [
+        "d.id as deliveryId",
+        "t.number",
         "d.status",
         "d.eventType",
         "d.createdAt",
@@ -84,124 +77,287 @@ async function loadAttempt(deliveryId: string, number: number, at: Date) {
           )
           .end()
           .as("externalIds"),
-      ])
-      .where("d.id", "=", deliveryId),
+      ]),
   );
-  return row;
+}
+
+type Loaded = Awaited<ReturnType<typeof loadAttempts>>[number];
+
+/** An attempt made, to be logged. */
+interface Made {
+  deliveryId: string;
+  number: number;
+  response: WebhookResponse;
+  /** It ends the delivery (success, or the last attempt). */
+  finish: boolean;
+  /** Its end moves the webhook's counter (not for test sends). */
+  count: boolean;
 }
 
 /**
- * Logs the attempt and, when it ends the delivery (`finish`), ends it: one statement,
- * so one round trip and one transaction, where the attempt row, the delivery's attempt count, its
- * end and the webhook's counter commit together or not at all. Returns false when the delivery was
- * deleted meanwhile (the attempt has nowhere to go).
+ * Logs the attempts and ends the deliveries they end (`finish`): one statement for all of them,
+ * so one round trip and one transaction, where the attempt rows, the deliveries' attempt counts,
+ * their ends and the webhooks' counters commit together or not at all.
  *
  * Why it is exact under concurrency (READ COMMITTED):
- * - `done` ends the delivery only while it is still pending: of two runs ending it (a duplicate
+ * - `done` ends a delivery only while it is still pending: of two runs ending it (a duplicate
  *   run, or webhook-delivery-failed), the second waits for the first's row lock, re-reads the row,
- *   finds it no longer pending and changes nothing; only the `done` that changed the row moves the
- *   webhook's counter (`counted`), so the counter moves once per outcome (D20).
- * - The attempt count is raised in the same row update as the end (`done`) or, when `done`
- *   changed nothing, by `numbered`: never two updates of one row in one statement (PostgreSQL
- *   leaves that undefined). `NOT EXISTS (SELECT 1 FROM done)` is uncorrelated, so `numbered`
- *   only runs after `done` has finished.
- * - The attempt row's foreign key is checked at the end of the statement: a delivery deleted (its
- *   webhook deleted) meanwhile fails the whole statement with 23503, nothing is left half done.
- *   An attempt number logged twice fails it with 23505, which the job engine retries; the retry
- *   then reuses the logged attempt (attemptDelivery).
+ *   finds it no longer pending and changes nothing; only the rows `done` changed move their
+ *   webhook's counter (`counted`, one update per webhook with the sums), so a counter moves once
+ *   per outcome (D20).
+ * - The attempt count is raised in the same row update as the end (`done`) or, for the rows `done`
+ *   did not change, by `numbered`: never two updates of one row in one statement (PostgreSQL
+ *   leaves that undefined). `numbered` takes only rows proven absent from `done`'s whole output.
+ * - The attempt rows' foreign key is checked at the end of the statement: a delivery deleted (its
+ *   webhook deleted) meanwhile fails the whole statement with 23503, and an attempt number logged
+ *   twice with 23505; nothing is left half done, and logAttempts then logs the attempts one by one.
  */
-async function logAttempt(deliveryId: string, number: number, response: WebhookResponse, end: { finish: boolean; count: boolean }): Promise<boolean> {
-  const { startedAt, durationMs, success, statusCode, error, responseBody } = response;
-  const now = new Date();
-  const counter = success ? "successCount" : "failureCount";
+async function logAttemptsTogether(made: readonly Made[]): Promise<void> {
+  const now = new Date().toISOString();
+  const input = made.map(({ deliveryId, number, response, finish, count }) => ({
+    id: randomUUID(),
+    deliveryId,
+    number,
+    startedAt: response.startedAt.toISOString(),
+    durationMs: response.durationMs,
+    statusCode: response.statusCode,
+    success: response.success,
+    error: response.error,
+    responseBody: response.responseBody,
+    finish,
+    count,
+  }));
+  await rows(
+    sql
+      .with("t", (db) =>
+        db
+          .selectFrom(
+            jsonRecordset(JSON.stringify(input), "r", {
+              id: "uuid",
+              deliveryId: "uuid",
+              number: "int",
+              startedAt: "timestamp",
+              durationMs: "int",
+              statusCode: "int",
+              success: "bool",
+              error: "text",
+              responseBody: "text",
+              finish: "bool",
+              count: "bool",
+            }),
+          )
+          .selectAll(),
+      )
+      .with("logged", (q) =>
+        q
+          .insertInto("WebhookAttempt")
+          .columns(["id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "success", "error", "responseBody"])
+          .expression((eb) =>
+            eb
+              .selectFrom("t")
+              .select((s) => [
+                s.ref("t.id").$notNull().as("id"),
+                s.ref("t.deliveryId").$notNull().as("deliveryId"),
+                s.ref("t.number").$notNull().as("number"),
+                s.ref("t.startedAt").$notNull().as("startedAt"),
+                s.ref("t.durationMs").$notNull().as("durationMs"),
+                "t.statusCode",
+                s.ref("t.success").$notNull().as("success"),
+                "t.error",
+                "t.responseBody",
+              ]),
+          )
+          .returning("id"),
+      )
+      .with("done", (q) =>
+        q
+          .updateTable("WebhookDelivery as d")
+          .from("t")
+          .set((eb) => ({
+            status: eb.case().when("t.success", "=", true).then(enumValue("succeeded", "DeliveryStatus")).else(enumValue("failed", "DeliveryStatus")).end(),
+            completedAt: now,
+            attemptCount: eb.fn("greatest", ["d.attemptCount", "t.number"]),
+          }))
+          .whereRef("d.id", "=", "t.deliveryId")
+          .where("t.finish", "=", true)
+          .where("d.status", "=", "pending")
+          .returning(["d.id", "d.webhookId", "t.success", "t.count"]),
+      )
+      .with("numbered", (q) =>
+        q
+          .updateTable("WebhookDelivery as d")
+          .from("t")
+          .set((eb) => ({ attemptCount: eb.ref("t.number").$notNull() }))
+          .whereRef("d.id", "=", "t.deliveryId")
+          .whereRef("d.attemptCount", "<", "t.number")
+          .where("d.id", "not in", (eb) => eb.selectFrom("done").select("done.id"))
+          .returning("d.id"),
+      )
+      .with("counted", (q) =>
+        q
+          .updateTable("Webhook as w")
+          .from((eb) =>
+            eb
+              .selectFrom("done")
+              .select((c) => [
+                "done.webhookId",
+                c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", true), "integer").as("succeeded"),
+                c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", false), "integer").as("failed"),
+              ])
+              .where("done.count", "=", true)
+              .groupBy("done.webhookId")
+              .as("c"),
+          )
+          .set((eb) => ({
+            successCount: eb("w.successCount", "+", eb.ref("c.succeeded")),
+            failureCount: eb("w.failureCount", "+", eb.ref("c.failed")),
+            updatedAt: now,
+          }))
+          .whereRef("w.id", "=", "c.webhookId")
+          .returning("w.id"),
+      )
+      .selectFrom("logged")
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("logged")),
+  );
+}
+
+/**
+ * Logs the attempts (logAttemptsTogether). Should the statement for all of them fail on a key
+ * (a delivery deleted while its request was out, an attempt a duplicate run logged), each is
+ * logged on its own: the deleted ones are reported gone, the others logged; a duplicate's error is
+ * thrown once the rest are logged, for the engine to retry. Returns the ids of deliveries gone.
+ */
+async function logAttempts(made: readonly Made[]): Promise<Set<string>> {
+  const gone = new Set<string>();
+  if (made.length === 0) return gone;
   try {
-    await rows(
-      sql
-        .with("logged", (q) =>
-          q
-            .insertInto("WebhookAttempt")
-            .values({ id: randomUUID(), deliveryId, number, startedAt, durationMs, statusCode, success, error, responseBody })
-            .returning("id"),
-        )
-        .with("done", (q) =>
-          q
-            .updateTable("WebhookDelivery")
-            .set((eb) => ({ status: success ? "succeeded" : "failed", completedAt: now, attemptCount: eb.fn("greatest", ["attemptCount", eb.val(number)]) }))
-            .where("id", "=", deliveryId)
-            .where((eb) => eb(eb.val(end.finish), "=", true))
-            .where("status", "=", "pending")
-            .returning("webhookId"),
-        )
-        .with("numbered", (q) =>
-          q
-            .updateTable("WebhookDelivery")
-            .set({ attemptCount: number })
-            .where("id", "=", deliveryId)
-            .where("attemptCount", "<", number)
-            .where((eb) => eb.not(eb.exists(eb.selectFrom("done").select("webhookId"))))
-            .returning("id"),
-        )
-        .with("counted", (q) =>
-          q
-            .updateTable("Webhook")
-            .set((eb) => ({ [counter]: eb(counter, "+", 1), updatedAt: now }))
-            .where("id", "=", (eb) => eb.selectFrom("done").select("webhookId"))
-            .where((eb) => eb(eb.val(end.count), "=", true))
-            .returning("id"),
-        )
-        .selectFrom("logged")
-        .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("logged")),
-    );
+    await logAttemptsTogether(made);
+    return gone;
   } catch (e) {
-    if (isForeignKeyViolation(e)) return false;
-    throw e;
+    if (made.length === 1) {
+      if (isForeignKeyViolation(e)) gone.add(made[0]!.deliveryId);
+      else throw e;
+      return gone;
+    }
+    if (!isKeyViolation(e)) throw e;
   }
-  return true;
+  let fault: unknown;
+  for (const one of made) {
+    try {
+      for (const id of await logAttempts([one])) gone.add(id);
+    } catch (e) {
+      fault ??= e;
+    }
+  }
+  if (fault !== undefined) throw fault;
+  return gone;
+}
+
+function sqlState(e: unknown): unknown {
+  const error = e as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  return error?.code ?? error?.meta?.code ?? error?.meta?.driverAdapterError?.cause?.originalCode;
 }
 
 /** 23503 as pg reports it, or as Prisma does when a test substituted the client (query's fallback). */
 function isForeignKeyViolation(e: unknown): boolean {
-  const error = e as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } };
-  if (error?.code === "23503" || error?.code === "P2003") return true;
-  const cause = error?.meta?.driverAdapterError?.cause;
-  return error?.meta?.code === "23503" || cause?.originalCode === "23503" || cause?.kind === "ForeignKeyConstraintViolation";
+  const error = e as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
+  const state = sqlState(e);
+  return state === "23503" || state === "P2003" || error?.meta?.driverAdapterError?.cause?.kind === "ForeignKeyConstraintViolation";
 }
 
+function isKeyViolation(e: unknown): boolean {
+  const state = sqlState(e);
+  return isForeignKeyViolation(e) || state === "23505" || state === "P2002";
+}
+
+export interface AttemptRequest {
+  deliveryId: string;
+  /** This attempt's number in the delivery's log. */
+  number: number;
+  /** No retry follows: a failure ends the delivery. */
+  last: boolean;
+}
+
+export interface AttemptSettings {
+  /** Test sends go out to a disabled webhook too (a check before enabling it again). */
+  ignoreDisabled?: boolean;
+  /** D20: 10 s. */
+  timeoutMs?: number;
+  /** Tests only (default: from the environment). */
+  outboundPolicy?: OutboundPolicy;
+  /** Requests out at once (default 5). */
+  parallel?: number;
+}
+
+export type AttemptOptions = AttemptRequest & AttemptSettings;
+
 /**
- * One attempt of a delivery (D20): checks that the webhook still exists and is enabled, builds the
- * body with a fresh timestamp, signs and POSTs it, logs the attempt, and ends the delivery on
+ * One attempt of each delivery (D20): checks that its webhook still exists and is enabled, builds
+ * the body with a fresh timestamp, signs and POSTs it, logs the attempt, and ends the delivery on
  * success or after the last attempt (the counter moves once). Throws only for infrastructure
- * faults (database), which the job engine retries; run again after it logged the attempt, it
- * reuses the logged result instead of sending again. Two statements in the usual case: one read
- * before the POST, one write after it.
+ * faults (database), which the job engine retries, after every attempt it could make was made
+ * and logged; run again after it logged an attempt, it reuses the logged result instead of
+ * sending again. Two statements for all the deliveries in the usual case: one read before the
+ * POSTs, one write after them. The outcomes are in the order of the requests.
  */
-export async function attemptDelivery(options: AttemptOptions): Promise<AttemptOutcome> {
-  const { deliveryId, number, last } = options;
+export async function attemptDeliveries(requests: readonly AttemptRequest[], settings: AttemptSettings = {}): Promise<AttemptOutcome[]> {
   const now = new Date();
-  const delivery = await loadAttempt(deliveryId, number, now);
-  if (!delivery) return { outcome: "stopped", reason: "gone" };
-  if (delivery.status !== "pending") return { outcome: "stopped", reason: "not_pending" };
-  const counts = delivery.eventType !== TEST_EVENT;
+  const loaded = new Map((await loadAttempts(requests, now)).map((row) => [`${row.deliveryId}:${row.number}`, row]));
+  const secrets = new Map<string, string>();
+  const secret = (encrypted: string) => {
+    let plain = secrets.get(encrypted);
+    if (plain === undefined) secrets.set(encrypted, (plain = decrypt(encrypted)));
+    return plain;
+  };
+  const limit = pLimit(settings.parallel ?? 5);
+  const made: Made[] = [];
+  const settled = await Promise.allSettled(
+    requests.map(async (request): Promise<AttemptOutcome> => {
+      const { deliveryId, number, last } = request;
+      const delivery = loaded.get(`${deliveryId}:${number}`);
+      if (!delivery) return { outcome: "stopped", reason: "gone" };
+      if (delivery.status !== "pending") return { outcome: "stopped", reason: "not_pending" };
+      const counts = delivery.eventType !== TEST_EVENT;
+      if (delivery.loggedSuccess !== null) return reuseLogged(delivery, request, counts);
+      if (!delivery.enabled && !settings.ignoreDisabled) {
+        // D20: a disabled webhook stops its pending retries; the delivery ends without counting.
+        await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: "failed", count: false });
+        return { outcome: "stopped", reason: "webhook_disabled" };
+      }
+      const response = await limit(() => send(delivery, now, settings, secret));
+      made.push({ deliveryId, number, response, finish: response.success || last, count: counts });
+      const { success, statusCode, error } = response;
+      return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };
+    }),
+  );
+  // Every request made is logged, whatever else failed.
+  const gone = await logAttempts(made);
+  const fault = settled.find((r) => r.status === "rejected");
+  if (fault) throw fault.reason;
+  return requests.map((request, i) => {
+    const outcome = (settled[i] as PromiseFulfilledResult<AttemptOutcome>).value;
+    // Deleted while the request was out: the attempt had nowhere to go.
+    return gone.has(request.deliveryId) && outcome.outcome !== "stopped" ? { outcome: "stopped", reason: "gone" } : outcome;
+  });
+}
 
-  if (delivery.loggedSuccess !== null) {
-    // Logged by an earlier run of this step that failed after the log: not sent again.
-    const success = delivery.loggedSuccess;
-    const statusCode = delivery.loggedStatusCode;
-    const error = delivery.loggedError;
-    if (success || last) {
-      await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: success ? "succeeded" : "failed", count: counts });
-    }
-    return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };
-  }
+/** One attempt of one delivery (attemptDeliveries). */
+export async function attemptDelivery(options: AttemptOptions): Promise<AttemptOutcome> {
+  const [outcome] = await attemptDeliveries([options], options);
+  return outcome!;
+}
 
-  if (!delivery.enabled && !options.ignoreDisabled) {
-    // D20: a disabled webhook stops its pending retries; the delivery ends without counting.
-    await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: "failed", count: false });
-    return { outcome: "stopped", reason: "webhook_disabled" };
-  }
+/** Logged by an earlier run of this step that failed after the log: not sent again. */
+async function reuseLogged(delivery: Loaded, { deliveryId, number, last }: AttemptRequest, counts: boolean): Promise<AttemptOutcome> {
+  const success = delivery.loggedSuccess === true;
+  if (success || last) await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: success ? "succeeded" : "failed", count: counts });
+  return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode: delivery.loggedStatusCode, error: delivery.loggedError };
+}
+
+function send(delivery: Loaded, now: Date, settings: AttemptSettings, secret: (encrypted: string) => string): Promise<WebhookResponse> {
   const payload = buildPayload(
     {
-      deliveryId,
+      deliveryId: delivery.deliveryId,
       webhookId: delivery.webhookId,
       orgId: delivery.orgId,
       eventType: delivery.eventType,
@@ -214,21 +370,15 @@ export async function attemptDelivery(options: AttemptOptions): Promise<AttemptO
     },
     now,
   );
-  const response = await sendWebhookRequest({
+  return sendWebhookRequest({
     url: delivery.url,
-    secret: decrypt(delivery.secretEncrypted),
-    previousSecret: delivery.previousSecretEncrypted === null ? null : decrypt(delivery.previousSecretEncrypted),
-    deliveryId,
+    secret: secret(delivery.secretEncrypted),
+    previousSecret: delivery.previousSecretEncrypted === null ? null : secret(delivery.previousSecretEncrypted),
+    deliveryId: delivery.deliveryId,
     sentAt: now,
     eventType: delivery.eventType,
     payload,
-    timeoutMs: options.timeoutMs,
-    outboundPolicy: options.outboundPolicy,
+    timeoutMs: settings.timeoutMs,
+    outboundPolicy: settings.outboundPolicy,
   });
-  const { success, statusCode, error } = response;
-  // Deleted while the request was out: the attempt has nowhere to go.
-  if (!(await logAttempt(deliveryId, number, response, { finish: success || last, count: counts }))) {
-    return { outcome: "stopped", reason: "gone" };
-  }
-  return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };
 }

@@ -87,6 +87,10 @@ async function setup(checkpointing: boolean, { signs = true, limits = {} as Pick
         inFlight.now -= 1;
       }),
     ),
+    client.createFunction(
+      { id: "batched", batchEvents: { maxSize: 3, timeout: "1s", key: "event.data.k" }, triggers: [{ event: "test/batch" }] },
+      async ({ events, step }) => step.run("sum", () => events.map((e) => (e.data as { n: number }).n)),
+    ),
     client.createFunction({ id: "slow", triggers: [{ event: "test/slow" }] }, async () => {
       slowCalls.now += 1;
       slowCalls.max = Math.max(slowCalls.max, slowCalls.now);
@@ -187,6 +191,28 @@ describe("the executor's waits", () => {
       { name: "test/go", data: { id: "x", v: 7 } },
     ]);
     expect(await runOf(executor, "waiter")).toMatchObject({ status: "Completed", output: { id: "x", v: 7 } });
+  });
+
+  it("gathers batches per key: a full batch at once, the rest after the timeout; a repeated event id joins none", async () => {
+    const { executor, client, serveUrl } = await setup(true);
+    await executor.sync(serveUrl);
+    const sent = Date.now();
+    await client.send([1, 2, 3, 4].map((n) => ({ id: `batch-${n}`, name: "test/batch", data: { k: "a", n } })));
+    await client.send([
+      { name: "test/batch", data: { k: "b", n: 10 } },
+      { id: "batch-1", name: "test/batch", data: { k: "a", n: 1 } },
+    ]);
+    const runs = await executor.waitFor(() => {
+      const rs = executor.state().runs.filter((r) => r.functionId === "exec-test-batched");
+      return rs.length === 3 && rs.every((r) => r.status === "Completed") ? rs : undefined;
+    });
+    expect(runs.map((r) => JSON.stringify(r.output)).sort()).toEqual(["[1,2,3]", "[10]", "[4]"]);
+    const full = runs.find((r) => r.events?.length === 3)!;
+    expect(full.event.id).toBe("batch-1");
+    // The two partial batches waited for the timeout (1 s, not time-scaled).
+    const partial = runs.filter((r) => r !== full);
+    for (const r of partial) expect(Date.parse(r.startedAt) - sent).toBeGreaterThanOrEqual(900);
+    expect(Date.parse(full.startedAt) - sent).toBeLessThan(900);
   });
 
   it("keeps one call per concurrency key in flight and ingests each event id once", async () => {

@@ -71,6 +71,8 @@ export type RunRecord = {
   id: string;
   functionId: string;
   event: RecordedEvent;
+  /** A run of a batch (`batchEvents`): all its events, `event` being the first. */
+  events?: RecordedEvent[];
   status: RunStatus;
   startedAt: string;
   endedAt?: string;
@@ -218,6 +220,8 @@ export class InngestExecutor {
   private readonly seen = new Map<string, number>();
   private readonly apps = new Map<string, { url: string; functions: FunctionConfig[] }>();
   private readonly waiters: Waiter[] = [];
+  /** Batches being gathered (`batchEvents`), by function and batch key. */
+  private readonly batches = new Map<string, { fn: FunctionConfig; events: RecordedEvent[]; timer: NodeJS.Timeout }>();
   private readonly slots = new Slots();
   private readonly retain: number;
   /** Set while the engine is down (`down()`): calls to the app wait for it. */
@@ -444,9 +448,35 @@ export class InngestExecutor {
     }
     for (const fn of this.functions()) {
       const triggered = fn.triggers.some((t) => "event" in t && t.event === event.name && evaluate(t.expression, { event }));
-      if (triggered) this.startRun(fn, event);
+      if (triggered) this.trigger(fn, event);
     }
     return event;
+  }
+
+  /**
+   * Starts a run for the event, or adds it to its batch (`batchEvents`, as Inngest: a batch per
+   * key value, started when it holds `maxSize` events or `timeout` after its first; events that
+   * do not match the batch's `if` run alone).
+   */
+  private trigger(fn: FunctionConfig, event: RecordedEvent): void {
+    const batching = fn.batchEvents as { maxSize: number; timeout: string; key?: string; if?: string } | undefined;
+    if (!batching || !evaluate(batching.if, { event })) return void this.startRun(fn, event);
+    const key = `${fn.id}:${batching.key ? String(operand(batching.key, { event })) : ""}`;
+    let batch = this.batches.get(key);
+    if (!batch) {
+      batch = { fn, events: [], timer: setTimeout(() => this.startBatch(key), durationMs(batching.timeout)).unref() };
+      this.batches.set(key, batch);
+    }
+    batch.events.push(event);
+    if (batch.events.length >= batching.maxSize) this.startBatch(key);
+  }
+
+  private startBatch(key: string): void {
+    const batch = this.batches.get(key);
+    if (!batch) return;
+    this.batches.delete(key);
+    clearTimeout(batch.timer);
+    this.startRun(batch.fn, batch.events[0]!, batch.events);
   }
 
   private tickCron(now: Date): void {
@@ -462,12 +492,13 @@ export class InngestExecutor {
 
   // --- runs --------------------------------------------------------------------------------
 
-  private startRun(fn: FunctionConfig, event: RecordedEvent): Run {
+  private startRun(fn: FunctionConfig, event: RecordedEvent, batch?: RecordedEvent[]): Run {
     const step = Object.values(fn.steps)[0]!;
     const run: Run = {
       id: randomUUID(),
       functionId: fn.id,
       event,
+      ...(batch ? { events: batch } : {}),
       status: "Queued",
       startedAt: new Date().toISOString(),
       steps: [],
@@ -665,7 +696,7 @@ export class InngestExecutor {
         JSON.parse(
           JSON.stringify({
             event: run.event,
-            events: [run.event],
+            events: run.events ?? [run.event],
             steps: run.memo,
             ctx: {
               run_id: run.id,

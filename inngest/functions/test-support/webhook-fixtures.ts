@@ -58,11 +58,20 @@ export type DeliveryRequest = { delivery_id: string; webhook_id: string; first_a
  * Runs a delivery with its sleeps mocked (they return at once) and its attempts real. `between`
  * runs in place of sleep-n, e.g. to disable the webhook before attempt n + 1.
  */
-export function runDelivery(data: DeliveryRequest, between: Partial<Record<1 | 2 | 3, () => unknown>> = {}) {
+export async function runDelivery(data: DeliveryRequest, between: Partial<Record<1 | 2 | 3, () => unknown>> = {}) {
+  const run = await runDeliveries([data], between);
+  // This delivery's own outcome, as the run reports it for each of its deliveries.
+  const own = (run.result as { deliveries?: Array<{ delivery_id: string }> } | undefined)?.deliveries?.find((d) => d.delivery_id === data.delivery_id);
+  const { delivery_id: _id, ...result } = own ?? { delivery_id: "" };
+  return { ...run, result: own ? result : run.result };
+}
+
+/** One run of the delivery function for a batch of delivery starts (the engine gathers them per webhook). */
+export function runDeliveries(data: DeliveryRequest[], between: Partial<Record<1 | 2 | 3, () => unknown>> = {}) {
   const sleeps = ([1, 2, 3] as const).map((n) => ({ id: `sleep-${n}`, handler: async () => void (await between[n]?.()) }));
   return new InngestTestEngine({
     function: webhookDelivery,
-    events: [{ name: "webhook/delivery.requested", data }],
+    events: data.map((d) => ({ name: "webhook/delivery.requested", data: d })) as [{ name: string; data: DeliveryRequest }],
     steps: sleeps,
   }).execute();
 }
