@@ -51,6 +51,7 @@ import { listPortals } from "@/lib/portals/list-portals";
 import { PortalSearchSchema, searchPortals } from "@/lib/portals/search-portals";
 import { addPortalTags, updatePortal } from "@/lib/portals/update-portal";
 import { updatePortals } from "@/lib/portals/update-portals";
+import { getResponsibleChoice, setResponsibleMember } from "@/lib/portals/responsible-member";
 import { getDocumentToSign, signDocument } from "@/lib/signing/sign-document";
 import { getSignatureRecord } from "@/lib/signing/signature-record";
 import { reviewTask } from "@/lib/tasks/review-task";
@@ -307,6 +308,20 @@ const ROWS: Row[] = [
     write: true,
     expect: PORTAL_MEMBERS,
     run: (viewer, w) => updatePortals({ viewer, portalIds: [w.portalId], change: { kind: "addTag", tag: randomUUID() } }),
+  }),
+  row({
+    entry: "portals/responsible-member:getResponsibleChoice",
+    scope: "portal:write",
+    write: false,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => getResponsibleChoice({ viewer, portalId: w.portalId }),
+  }),
+  row({
+    entry: "portals/responsible-member:setResponsibleMember",
+    scope: "portal:write",
+    write: true,
+    expect: PORTAL_MEMBERS,
+    run: (viewer, w) => setResponsibleMember({ viewer, portalId: w.portalId, memberId: w.adminId }),
   }),
   row({
     entry: "portals/delete-portal:deletePortal",

@@ -67,8 +67,9 @@ export async function changeMemberRole({ viewer, userId, role }: { viewer: Viewe
 
 /**
  * Takes a member out of the organization: the membership goes, and with it every OAuth grant the
- * user gave a client in this organization (tokens and refresh chains stop at once). What they made
- * (portals, files, tasks, audit rows) stays.
+ * user gave a client in this organization (tokens and refresh chains stop at once), and the
+ * portals they were responsible for have nobody named. What they made (portals, files, tasks,
+ * audit rows) stays.
  */
 export async function removeMember({ viewer, userId }: { viewer: Viewer; userId: string }) {
   requireOrg(viewer, "manageMembers");
@@ -78,6 +79,8 @@ export async function removeMember({ viewer, userId }: { viewer: Viewer; userId:
     const membership = await lockedMembership(tx, orgId, userId);
     if (membership.role === "admin") await requireAnotherAdmin(tx, orgId, userId);
     await tx.membership.delete({ where: { id: membership.id } });
+    // Nobody outside the organization looks after its portals.
+    await tx.portal.updateMany({ where: { orgId, responsibleMemberId: userId }, data: { responsibleMemberId: null } });
     const grants = await tx.oAuthGrant.findMany({ where: { orgId, userId, revokedAt: null }, select: { id: true } });
     for (const grant of grants) await revokeGrantInTx(tx, { grantId: grant.id, reason: "member_removed", actor });
     await recordAudit(tx, {

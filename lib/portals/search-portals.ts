@@ -6,10 +6,11 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 
 // The web portal list: search by name, filters, three sorts and keyset pagination in
-// both directions. One query reads the page (guest counts as a sub-select), one groupBy the
-// task counters and next due dates of that page, and one counts the matches (an index scan of
-// the organization's portals), so a page costs about the same with 100 portals or 10,000 (the default
-// sort walks the (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).
+// both directions. One query reads the page (guest counts as a sub-select, the workflow state and
+// responsible member with it, for the page's rows at once), one groupBy the task counters and next
+// due dates of that page, and one counts the matches (an index scan of the organization's
+// portals), so a page costs about the same with 100 portals or 10,000 (the default sort walks the
+// (orgId, createdAt, id) index backwards, name sort the (orgId, name, id) one).
 // The API list is lib/portals/list-portals.ts (D5 order); this one is the web's only.
 
 const PORTAL_SORTS = ["name", "created", "activity"] as const;
@@ -81,6 +82,8 @@ export interface PortalListRow {
   guestCount: number;
   /** The earliest due date of the portal's open tasks (null: none has one). */
   nextDueAt: Date | null;
+  /** The member who looks after the portal (null: nobody named). */
+  responsible: { name: string | null; email: string } | null;
   lastActivityAt: Date | null;
   createdAt: Date;
 }
@@ -152,6 +155,7 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
         lastActivityAt: true,
         createdAt: true,
         workflowState: { select: { name: true } },
+        responsibleMember: { select: { name: true, email: true } },
         _count: { select: { guests: true } },
       },
     }),
@@ -182,6 +186,7 @@ export async function searchPortals({ viewer, search, pageSize = PAGE_SIZE }: { 
     doneTaskCount: countOf(r.id, "Done"),
     guestCount: r._count.guests,
     nextDueAt: groupOf(r.id, "Open")?._min.dueDate ?? null,
+    responsible: r.responsibleMember,
     lastActivityAt: r.lastActivityAt,
     createdAt: r.createdAt,
   }));

@@ -276,6 +276,9 @@ function portalActions(): ActionRow[] {
     ...portalAction(f, "renamePortalAction", "the victim's portal's name", settingsPage, () => ({ name: "Renamed by another firm" })),
     ...portalAction(f, "setTagsAction", "the victim's portal's tags", folderPage, () => ({ tags: ["stolen"] })),
     ...portalAction(f, "setArchivedAction", "archive the victim's portal", folderPage, () => ({ archived: "true" })),
+    ...portalAction(f, "setResponsibleAction", "the victim's portal's responsible member", settingsPage, (v) => ({ responsibleMemberId: v.user.id }), {
+      member: "as_unknown",
+    }),
     ...portalAction(f, "deletePortalAction", "the victim's portal, permanently", settingsPage, (v) => ({ confirmName: v.portal.name })),
   ];
 }

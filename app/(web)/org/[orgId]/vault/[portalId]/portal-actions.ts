@@ -6,6 +6,7 @@ import type { PortalActionState } from "@/components/portal-workspace/state";
 import { deletePortal } from "@/lib/portals/delete-portal";
 import { MAX_NAME_LENGTH } from "@/lib/portals/limits";
 import { portalPath } from "@/lib/links";
+import { setResponsibleMember } from "@/lib/portals/responsible-member";
 import { updatePortal } from "@/lib/portals/update-portal";
 import { orgAction } from "@/lib/web/org-action";
 
@@ -62,6 +63,20 @@ export const setArchivedAction = orgAction(
     portalLayout(orgId, input.portalId);
     revalidatePath(`/org/${orgId}`);
     return { done: Date.now() };
+  },
+);
+
+/** The portal's responsible member (settings tab; "" for nobody), shown in the portal list. */
+export const setResponsibleAction = orgAction(
+  { ...member, input: byPortal.extend({ responsibleMemberId: z.string() }), fields: ["responsibleMemberId"] },
+  async ({ orgId, viewer }, input): Promise<PortalActionState> => {
+    const { responsible } = await setResponsibleMember({ viewer, portalId: input.portalId, memberId: input.responsibleMemberId || null });
+    portalLayout(orgId, input.portalId);
+    revalidatePath(`/org/${orgId}`);
+    return {
+      done: Date.now(),
+      message: responsible ? `${responsible.name ?? responsible.email} is responsible for this portal` : "Nobody is responsible for this portal",
+    };
   },
 );
 
