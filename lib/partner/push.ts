@@ -378,16 +378,13 @@ function toPushStatus(p: {
 export async function listPartnerPushStatuses({ viewer, portalId }: { viewer: Viewer; portalId: string }): Promise<Record<string, FilePushStatus>> {
   requirePortal(viewer, portalId, "manageFiles");
   if (!(await db.portal.findFirst({ where: { ...portalWhere(viewer, "manageFiles"), id: portalId }, select: { id: true } }))) throw notFound("Portal");
-  const rows = await db.partnerPush.findMany({
-    where: { portalId, orgId: viewer.orgId, fileId: { not: null }, portal: portalWhere(viewer, "manageFiles") },
-    orderBy: [{ createdAt: "asc" }, { generation: "asc" }],
-    select: { fileId: true, status: true, event: true, attemptCount: true, lastError: true, updatedAt: true },
-  });
   const byFile: Record<string, FilePushStatus> = {};
-  for (const row of rows) if (row.fileId) byFile[row.fileId] = toPushStatus(row);
   // Files uploaded to a linked portal moments ago whose push the job engine has not planned yet
   // show as sending too, so the page keeps checking until the push row appears. A link being
   // verified again in place counts as linked: its files are pushed once it is confirmed.
+  // They are read before the push rows: a push planned between the two reads is then in the
+  // second (its real status replaces "sending"), where the other order would miss the file in
+  // both and leave the page with no status and nothing to refresh it.
   const link = await db.partnerLink.findFirst({
     where: { portalId, orgId: viewer.orgId, status: { in: ["linked", "verifying"] }, org: { partnerConnection: { status: "connected" } } },
   });
@@ -408,5 +405,11 @@ export async function listPartnerPushStatuses({ viewer, portalId }: { viewer: Vi
     for (const f of queued)
       byFile[f.id] = { fileId: f.id, status: "sending", event: "file.uploaded", attempts: 0, lastError: null, updatedAt: f.registeredAt ?? new Date() };
   }
+  const rows = await db.partnerPush.findMany({
+    where: { portalId, orgId: viewer.orgId, fileId: { not: null }, portal: portalWhere(viewer, "manageFiles") },
+    orderBy: [{ createdAt: "asc" }, { generation: "asc" }],
+    select: { fileId: true, status: true, event: true, attemptCount: true, lastError: true, updatedAt: true },
+  });
+  for (const row of rows) if (row.fileId) byFile[row.fileId] = toPushStatus(row);
   return byFile;
 }

@@ -10,6 +10,7 @@ import { eventPathBench } from "./event-path.ts";
 import { ingestBench } from "./file-url-ingest.ts";
 import { folderViewBench } from "./folder-view.ts";
 import { inboxBench } from "./inbox.ts";
+import { partnerPathBench } from "./partner-path.ts";
 import { partnerPushBench } from "./partner-push.ts";
 import { portalListBench } from "./portal-list.ts";
 import { printTable, writeResults, type Bench, type BenchRow } from "./report.ts";
@@ -25,6 +26,7 @@ const BENCHES: Bench[] = [
   bulkRequestBench,
   inboxBench,
   eventPathBench,
+  partnerPathBench,
 ];
 
 // Each benchmark makes its own database: on DATABASE_URL's server when it is set, otherwise on an
