@@ -14,7 +14,7 @@ export default async function Home() {
   return (
     <main className="mx-auto max-w-md px-4 py-24 text-center">
       <h1 className="text-xl font-semibold">No organization yet</h1>
-      <p className="mt-2 text-slate-600">You are signed in, but no organization or portal has been shared with you.</p>
+      <p className="mt-2 text-fg-muted">You are signed in, but no organization or portal has been shared with you.</p>
     </main>
   );
 }

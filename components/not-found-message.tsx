@@ -7,8 +7,8 @@ export function NotFoundMessage({ className, linkLabel }: { className: string; l
       {/* Not-found pages take no metadata: React puts this title in the head. */}
       <title>Not found · Client Portals</title>
       <h1 className="text-xl font-semibold">Not found</h1>
-      <p className="mt-2 text-slate-600">This page does not exist, or you do not have access to it.</p>
-      <Link className="mt-4 inline-block text-brand underline" href="/">
+      <p className="mt-2 text-fg-muted">This page does not exist, or you do not have access to it.</p>
+      <Link className="mt-4 inline-block text-brand-ink underline" href="/">
         {linkLabel}
       </Link>
     </div>

@@ -15,7 +15,7 @@ export function OrgSwitcher({ current, options }: { current: string; options: Or
       <span className="sr-only">Organization</span>
       <select
         aria-label="Organization"
-        className="rounded-md border border-slate-300 bg-white px-2 py-1"
+        className="rounded-md border border-line-strong bg-surface px-2 py-1"
         value={current}
         onChange={(e) => router.push(`/org/${e.target.value}`)}
       >

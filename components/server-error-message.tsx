@@ -16,17 +16,17 @@ export function ServerErrorMessage({ error, retry }: { error: unknown; retry: ()
     <main className="mx-auto max-w-md px-4 py-24 text-center" data-testid="server-error">
       <title>Something went wrong · Client Portals</title>
       <h1 className="text-xl font-semibold">This page could not be loaded</h1>
-      <p className="mt-2 text-slate-600">Something went wrong on our side, often only for a moment. Try again in a minute.</p>
+      <p className="mt-2 text-fg-muted">Something went wrong on our side, often only for a moment. Try again in a minute.</p>
       <div className="mt-6 flex flex-wrap items-center justify-center gap-3">
         <Button onClick={() => retry()}>
           <RotateCw aria-hidden size={16} />
           Try again
         </Button>
-        <Link className="text-brand underline" href="/">
+        <Link className="text-brand-ink underline" href="/">
           Go home
         </Link>
       </div>
-      {digest && <p className="mt-6 text-xs text-slate-500">If it keeps happening, give your firm or our support this reference: {digest}</p>}
+      {digest && <p className="mt-6 text-xs text-fg-subtle">If it keeps happening, give your firm or our support this reference: {digest}</p>}
     </main>
   );
 }

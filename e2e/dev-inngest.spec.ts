@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { authorizeNewClient, callbackServer } from "./support";
+import { authorizeNewClient, callbackServer, saveScreenshot } from "./support";
 
 // /dev/inngest on the e2e server (the local executor in dev mode, DEV_MAILBOX on): events made
 // through the API (a task created, then completed) show up with the runs they started and their
@@ -47,6 +47,6 @@ test("/dev/inngest lists the event an API call produced and the runs it started"
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.screenshot({ path: test.info().outputPath(`dev-inngest-${width}.png`), fullPage: true });
+    await saveScreenshot(page, `dev-inngest-${width}x${height}`, { fullPage: true });
   }
 });

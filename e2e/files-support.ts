@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { e2eDatabase } from "./server-env";
 
 // Rows the files specs need that no page makes (a second organization), written straight into
-// the e2e server's database, whose environment playwright.config.ts has the server write out.
+// the e2e server's database, whose environment playwright.config.ts has the server write out;
+// and a small real PDF to upload.
 
 export async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = await e2eDatabase();
@@ -41,4 +43,16 @@ export async function createOtherOrganization(): Promise<{ orgId: string; portal
     );
     return { orgId, portalId, fileId, adminEmail };
   });
+}
+
+/** A two-page PDF (a coloured box and a line of text on each page) that pdf.js draws and the signing accepts. */
+export async function pdfBytes(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const n of [1, 2]) {
+    const page = doc.addPage([595, 842]);
+    page.drawRectangle({ x: 50, y: 500, width: 495, height: 300, color: rgb(0.1, 0.2, 0.6) });
+    page.drawText(`Engagement letter, page ${n}`, { x: 60, y: 450, size: 28, font });
+  }
+  return Buffer.from(await doc.save());
 }

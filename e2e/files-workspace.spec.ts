@@ -1,8 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { createOtherOrganization } from "./files-support";
-import { gotoStreamed, signIn } from "./support";
+import { createOtherOrganization, pdfBytes } from "./files-support";
+import { gotoStreamed, signIn, saveScreenshot } from "./support";
 
 // The Files tab of the member workspace in the production build: upload several files
 // at once straight to storage, preview a PDF and an image, download through the signed-URL route,
@@ -22,17 +21,6 @@ const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAANUlEQVR4nGO4o6GBhjAE7hCjhmHUIDoaRJ42TDWjBtHTIPK0YaoZNYieBpGnDVPNqEF0NAgAUjKjHyY63lMAAAAASUVORK5CYII=",
   "base64",
 );
-
-async function pdfBytes(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const n of [1, 2]) {
-    const page = doc.addPage([595, 842]);
-    page.drawRectangle({ x: 50, y: 500, width: 495, height: 300, color: rgb(0.1, 0.2, 0.6) });
-    page.drawText(`Engagement letter, page ${n}`, { x: 60, y: 450, size: 28, font });
-  }
-  return Buffer.from(await doc.save());
-}
 
 /** axe (no serious or critical violation), nothing wider than the screen, and screenshots on both sizes. */
 async function checkPage(page: Page, name: string): Promise<void> {
@@ -54,7 +42,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
         .map((e) => `${e.tagName.toLowerCase()}.${e.className}`.slice(0, 120)),
     }));
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen: ${wide.join(" | ")}`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `test-results/screenshots/files-${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `files-${name}-${size.width}x${size.height}`, { fullPage: true });
     const { violations } = await new AxeBuilder({ page }).analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
-import { checkScreen, signIn } from "./support";
+import { checkScreen, signIn, saveScreenshot } from "./support";
 
 // A new portal and a template as the firm first sees them: a new portal's Files tab lists the
 // three first steps (invite, ask, share) and ticks each once done, with one upload area and no
@@ -126,7 +126,7 @@ test("on a phone the upload area offers the camera and the files, not a drop", a
     const zone = page.getByTestId("drop-zone");
     await expect(zone.getByRole("button", { name: "Take a photo or choose a file" })).toBeVisible();
     await expect(zone.getByText("Drop files here")).toBeHidden();
-    await page.screenshot({ path: "test-results/screenshots/first-steps-phone-touch-390x844.png", fullPage: true });
+    await saveScreenshot(page, "first-steps-phone-touch-390x844", { fullPage: true });
   } finally {
     await context.close();
   }

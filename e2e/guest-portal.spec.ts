@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, signIn, saveScreenshot } from "./support";
 
 // The client's side, as the client does it in Chromium: the seeded Northwind Advisors
 // portal (scripts/seed-guest.ts) gives Casey Client a task of every kind; Val Viewer may not
@@ -22,7 +22,7 @@ async function checkGuestPage(page: Page, name: string): Promise<void> {
     await page.waitForLoadState("networkidle");
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth, `${name} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `test-results/screenshots/guest-${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `guest-${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   await expectAxeClean(page, name);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -47,6 +47,16 @@ async function openPortal(page: Page, email: string): Promise<string> {
 /** A completed task leaves the open list for the Done list (the page refreshes after the action). */
 const doneRow = (page: Page, title: string) => page.getByTestId("guest-done-task").filter({ hasText: title });
 const taskCard = (page: Page, title: string) => page.getByTestId("guest-task").filter({ has: page.getByRole("heading", { name: title }) });
+/** The row's disclosure button (its name: title, type, due date, status). */
+const taskButton = (page: Page, title: string) => taskCard(page, title).getByRole("heading").getByRole("button");
+
+/** Opens the task's row in the compact list (one open at a time) and returns it. */
+async function openTask(page: Page, title: string) {
+  const button = taskButton(page, title);
+  if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  return taskCard(page, title);
+}
 
 async function taskRow(title: string) {
   const [task] = await query<{ id: string; status: string }>(`SELECT "id", "status" FROM "Task" WHERE "title" = $1`, [title]);
@@ -88,9 +98,61 @@ test("the guest home lists both firms' portals, open tasks first with due dates;
   await expect(page.getByTestId("portal-name")).toHaveText("Casey Client — personal tax");
 });
 
+test("open tasks are a compact list, one open at a time, each named by title, type, due date and status; a touch phone's upload offers the camera", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    const path = await openPortal(page, CLIENT);
+    const rows = page.getByTestId("guest-task");
+    await expect(rows).toHaveCount(5);
+    const buttons = rows.getByRole("heading").getByRole("button");
+    // The first (the earliest due) is open, the others are one line each.
+    expect(await buttons.evaluateAll((els) => els.map((e) => e.getAttribute("aria-expanded")))).toEqual(["true", "false", "false", "false", "false"]);
+    await expect(page.locator('[data-testid="guest-task-panel"]:visible')).toHaveCount(1);
+    const first = buttons.first();
+    await expect(first).toContainText("Sign the engagement letter");
+    await expect(first).toContainText("Signature");
+    await expect(first).toContainText(/Due|Overdue since/);
+    await expect(page.locator(`#${await first.getAttribute("aria-controls")}`).getByRole("link", { name: "Review and sign" })).toBeVisible();
+    for (const row of (await rows.all()).slice(1)) expect((await row.boundingBox())!.height, "a closed task's row").toBeLessThan(110);
+
+    // Opening another closes the first; its panel is the region the button controls, named by it.
+    const upload = taskButton(page, "Upload a photo ID");
+    await expect(upload).toContainText("Files requested");
+    await upload.click();
+    await expect(upload).toHaveAttribute("aria-expanded", "true");
+    await expect(first).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator('[data-testid="guest-task-panel"]:visible')).toHaveCount(1);
+    const panel = page.getByRole("region", { name: /Upload a photo ID/ });
+    await expect(panel).toHaveAttribute("id", (await upload.getAttribute("aria-controls"))!);
+    // On a touch screen: no drop target, a button for the camera or the files.
+    await expect(panel.getByRole("button", { name: "Take a photo or choose a file" })).toBeVisible();
+    await expect(panel.getByText("Drop files here")).toBeHidden();
+    // The window as it is (a full-page capture resizes the emulated screen, which drops its touch pointer).
+    await panel.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, "guest-portal-tasks-touch-390x844");
+    // The keyboard closes it again.
+    await upload.focus();
+    await page.keyboard.press("Enter");
+    await expect(upload).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator('[data-testid="guest-task-panel"]:visible')).toHaveCount(0);
+
+    // A link to one task (the request emails') opens that one.
+    const form = await taskRow("Tell us about your household");
+    await page.goto(`${path}#task-${form.id}`);
+    await expect(taskButton(page, "Tell us about your household")).toHaveAttribute("aria-expanded", "true");
+    await expect(first).toHaveAttribute("aria-expanded", "false");
+    await checkGuestPage(page, "portal-tasks");
+  } finally {
+    await context.close();
+  }
+});
+
 test("answer a question: stored, the task is done", async ({ page }) => {
   await openPortal(page, CLIENT);
-  const card = taskCard(page, "Which year did you move to your current address?");
+  const card = await openTask(page, "Which year did you move to your current address?");
   await card.getByLabel("Your answer").fill("In 2019, from Leeds.");
   await card.getByRole("button", { name: "Send answer" }).click();
   await expect(doneRow(page, "Which year did you move")).toBeVisible();
@@ -102,7 +164,7 @@ test("answer a question: stored, the task is done", async ({ page }) => {
 test("a form with a required field missing shows the error and stores nothing; completed, it is stored", async ({ page }) => {
   await openPortal(page, CLIENT);
   const title = "Tell us about your household";
-  const card = taskCard(page, title);
+  const card = await openTask(page, title);
   await card.getByLabel("Full legal name (required)").fill("Casey Rivera");
   await card.getByLabel("Marital status (required)").selectOption("Married");
   await card.getByRole("button", { name: "Send the form" }).click();
@@ -112,7 +174,7 @@ test("a form with a required field missing shows the error and stores nothing; c
   await expect(card.getByLabel("Full legal name (required)")).toHaveValue("Casey Rivera");
   const task = await taskRow(title);
   expect(await query(`SELECT "id" FROM "TaskAnswer" WHERE "taskId" = $1`, [task.id])).toEqual([]);
-  await page.screenshot({ path: "test-results/screenshots/guest-form-error-390x844.png", fullPage: true });
+  await saveScreenshot(page, "guest-form-error-390x844", { fullPage: true });
 
   await card.getByLabel("Number of children (required)").fill("2");
   await card.getByRole("button", { name: "Send the form" }).click();
@@ -124,7 +186,7 @@ test("a form with a required field missing shows the error and stores nothing; c
 test("fulfil a File Request by upload: the task is done and task.completed carries the file_id", async ({ page }) => {
   await openPortal(page, CLIENT);
   const title = "Upload a photo ID";
-  const card = taskCard(page, title);
+  const card = await openTask(page, title);
   await card.locator('input[type="file"]').setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: Buffer.from("89504e470d0a1a0a", "hex") });
   await expect(doneRow(page, title)).toBeVisible({ timeout: 20_000 });
   const task = await taskRow(title);
@@ -163,7 +225,7 @@ test("sign a PDF with a drawn signature: the signed copy is in the portal beside
   await page.getByLabel("I agree to sign electronically").check();
   await page.getByRole("button", { name: "Sign the document" }).click();
   await expect(page.getByText("Signed. Thank you!").or(page.getByText("This document is signed"))).toBeVisible({ timeout: 30_000 });
-  await page.screenshot({ path: "test-results/screenshots/guest-signed-390x844.png", fullPage: true });
+  await saveScreenshot(page, "guest-signed-390x844", { fullPage: true });
 
   const task = await taskRow("Sign the engagement letter");
   expect(task.status).toBe("Done");
@@ -197,7 +259,7 @@ test("a client previews a file from the portal's list, and opens one from their 
 
 test("mark a General task done", async ({ page }) => {
   await openPortal(page, CLIENT);
-  const card = taskCard(page, "Book your review meeting");
+  const card = await openTask(page, "Book your review meeting");
   await card.getByRole("button", { name: "Mark as done" }).click();
   await expect(doneRow(page, "Book your review meeting")).toBeVisible();
   expect((await taskRow("Book your review meeting")).status).toBe("Done");
@@ -248,7 +310,7 @@ test.describe("invitation on a phone", () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const guest = await phone.newPage();
     await guest.goto(link!);
-    await guest.screenshot({ path: "test-results/screenshots/guest-invitation-390x844.png", fullPage: true });
+    await saveScreenshot(guest, "guest-invitation-390x844", { fullPage: true });
     await guest.getByLabel("Your name").fill("Pat Phone");
     await guest.getByLabel("Password", { exact: true }).fill("a-long-phone-password");
     await guest.getByLabel("Repeat the password").fill("a-long-phone-password");

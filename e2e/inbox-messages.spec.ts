@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
 import { check as checkAt, CLIENT, FIRM, LAPTOP, mailTo, PHONE, PORTAL, seededPortal, signedIn, toast } from "./loop-support";
-import { gotoStreamed } from "./support";
+import { gotoStreamed, saveScreenshot } from "./support";
 
 // The firm's inbox and a portal's messages, in Chromium against the production build: the client
 // (a phone) writes with an attachment, the firm (a laptop) sees it in the inbox with the unread
@@ -35,9 +35,22 @@ const check = (page: Page, name: string, size: { width: number; height: number }
 
 /** The header's inbox link and the unread count it shows (0 when it says just "Inbox"). */
 async function headerCount(page: Page): Promise<number> {
-  const link = page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: /^Inbox/ });
+  const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ });
   const text = (await link.textContent()) ?? "";
   return Number(/\((\d+)\)/.exec(text)?.[1] ?? 0);
+}
+
+/** The room between what "Mine only" shows (its box and words) and what "Unread only" shows, on one line. */
+async function filterGap(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const shown = (name: string) => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector(`input[name="${name}"]`)!.closest("label")!);
+      return range.getBoundingClientRect();
+    };
+    const [mine, unread] = [shown("mine"), shown("unread")];
+    return Math.abs(mine.top - unread.top) > 4 ? Infinity : unread.left - mine.right;
+  });
 }
 
 async function attach(page: Page, name: string) {
@@ -75,6 +88,13 @@ test("a client's message with an attachment reaches the firm's inbox; the firm a
   // The upload attached to the message is not a second line.
   await expect(firm.getByTestId("inbox-item").filter({ hasText: `trust-deed-${run}.pdf` })).toHaveCount(0);
   await check(firm, "inbox", LAPTOP);
+  // The filters are one tight group: "Unread only" follows "Mine only" closely, in either scheme.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await firm.emulateMedia({ colorScheme });
+    expect(await filterGap(firm), `${colorScheme}: the gap between "Mine only" and "Unread only"`).toBeLessThan(32);
+    await saveScreenshot(firm, `inbox-inbox-filters-1280x800-${colorScheme}`);
+  }
+  await firm.emulateMedia({ colorScheme: "light" });
   await check(firm, "inbox", PHONE);
   await firm.setViewportSize(LAPTOP);
 
@@ -145,6 +165,13 @@ test("the client's uploads and answers are in the firm's inbox, filterable by ki
   const client = await signedIn(browser, CLIENT, PHONE, clientPath);
   await gotoStreamed(client, clientPath);
   const card = client.locator(`#task-${task!.id}`);
+  // The client's open tasks are a compact list, one open at a time (it may be the open one
+  // already; a click before the page is hydrated does nothing, so it is tried until it holds).
+  const opener = card.getByRole("heading").getByRole("button");
+  await expect(async () => {
+    if ((await opener.getAttribute("aria-expanded")) !== "true") await opener.click();
+    await expect(opener).toHaveAttribute("aria-expanded", "true", { timeout: 1_000 });
+  }).toPass();
   await card.getByLabel("Your answer").fill("The savings account only.");
   await card.getByRole("button", { name: "Send answer" }).click();
   await expect(toast(client, "Answer sent")).toBeVisible();

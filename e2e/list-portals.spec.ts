@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
-import { signIn } from "./support";
+import { contrastRatio, luminances, saveScreenshot, signIn } from "./support";
 
 // The portal list with 1,000 portals seeded straight into the e2e database (the server writes its
 // environment to E2E_SERVER_ENV_FILE, see playwright.config.ts): search, filter, sort and page
@@ -49,7 +49,7 @@ async function look(page: Page, name: string) {
     await page.setViewportSize(size);
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -71,6 +71,23 @@ test("1,000 portals: searched, filtered, sorted and paged, every choice in the U
   await expect(rows).toHaveCount(50);
   await expect(rows.first()).toContainText("Acme Ltd");
   await look(page, "list-portals");
+  // At a laptop's size the filters are one row (Apply beside the fields) and the first portals
+  // are on the first screen.
+  await page.reload();
+  await expect(rows.first()).toBeInViewport();
+  const [search, apply] = await Promise.all([page.getByLabel("Search by name").boundingBox(), page.getByRole("button", { name: "Apply" }).boundingBox()]);
+  expect(Math.round(apply!.y), "Apply is level with the search field").toBe(Math.round(search!.y));
+  // A portal's name is a link in both schemes: underlined, another colour than the row's text,
+  // 4.5:1 on its background.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const name = rows.first().getByRole("link", { name: /Acme Ltd/ });
+    const [link, text] = await Promise.all([luminances(name), luminances(rows.first().getByRole("cell").last())]);
+    expect(await name.evaluate((el) => getComputedStyle(el).textDecorationLine), `${colorScheme}: the name is underlined`).toBe("underline");
+    expect(Math.abs(link.text - text.text), `${colorScheme}: the name's colour is not the text's`).toBeGreaterThan(0.02);
+    expect(contrastRatio(link.text, link.background), `${colorScheme}: the name's contrast`).toBeGreaterThanOrEqual(4.5);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 
   // Page forwards twice and back once; the back button returns to the first page.
   await page.getByRole("link", { name: "Next" }).click();
@@ -150,6 +167,59 @@ test("the name search follows typing, the total is shown, templates are a tab, a
   // The search box says what the list shows: the tab's link has no search.
   await expect(page.getByLabel("Search by name")).toHaveValue("");
   await look(page, "list-templates");
+});
+
+test("a portal's responsible member is chosen in its Settings tab and shown in the list, under the name on a phone; anyone else is refused", async ({
+  page,
+}) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
+  const list = page.url().replace(/\?.*$/, "");
+  await page.goto(`${list}?q=client+0151`);
+  const row = page.getByTestId("portal-row").filter({ hasText: "Seed client 0151" });
+  await expect(page.getByRole("columnheader", { name: "Responsible" })).toBeVisible();
+  await expect(row.getByTestId("portal-responsible")).toHaveText("Nobody");
+
+  const portal = (await row.getByRole("link", { name: "Seed client 0151" }).getAttribute("href"))!.replace(/\/folder\/main$/, "");
+  await page.goto(`${portal}/settings`);
+  const form = page.getByTestId("responsible-form");
+  const select = form.getByLabel("Responsible member");
+  await expect(select.locator("option")).toContainText(["Nobody", "Avery Admin (admin@demo.test)", "Morgan Member (member@demo.test)"]);
+  // A value no member has (as a forged form would send): refused with what to do, nothing stored.
+  await select.evaluate((el: HTMLSelectElement) => {
+    el.options[1]!.value = "00000000-0000-4000-8000-000000000000";
+  });
+  await select.selectOption({ index: 1 });
+  await form.getByRole("button", { name: "Save responsible member" }).click();
+  await expect(form.getByText("Choose a member of this organization, or nobody")).toBeVisible();
+  await expect(select).toHaveAttribute("aria-invalid", "true");
+
+  await page.reload();
+  await select.selectOption({ label: "Morgan Member (member@demo.test)" });
+  await form.getByRole("button", { name: "Save responsible member" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Morgan Member is responsible for this portal" })).toBeVisible();
+  const client = await e2eDatabase();
+  const { rows: stored } = await client.query<{ name: string | null }>(
+    `SELECT u.name FROM "Portal" p LEFT JOIN "User" u ON u.id = p."responsibleMemberId" WHERE p.name = 'Seed client 0151'`,
+  );
+  const { rows: audits } = await client.query(
+    `SELECT metadata FROM "AuditLog" a JOIN "Portal" p ON p.id = a."portalId" WHERE p.name = 'Seed client 0151' AND action = 'portal.responsible_changed'`,
+  );
+  await client.end();
+  expect(stored).toEqual([{ name: "Morgan Member" }]);
+  expect(audits).toEqual([{ metadata: { from: null, to: "Morgan Member" } }]);
+
+  await page.goto(`${list}?q=client+015`);
+  await expect(row.getByTestId("portal-responsible")).toHaveText("Morgan Member");
+  await expect(page.getByTestId("portal-row").filter({ hasText: "Seed client 0152" }).getByTestId("portal-responsible")).toHaveText("Nobody");
+  // On a phone the column gives way to a line under the name; the page stays as wide as the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row.getByTestId("portal-responsible")).toBeHidden();
+  await expect(row.getByTestId("portal-responsible-inline")).toHaveText("Responsible: Morgan Member");
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await look(page, "list-portals-responsible");
 });
 
 test("portals ticked in the list are tagged, archived and restored at once", async ({ page }) => {

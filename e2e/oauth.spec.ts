@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { callbackServer, signIn } from "./support";
+import { callbackServer, openDeveloperPage, signIn, saveScreenshot } from "./support";
 
 // The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
 // member authorizes it on the consent screen, and the client (a tiny HTTP server on loopback plus
@@ -37,8 +37,7 @@ async function memberOnConsent(page: Page): Promise<string> {
 test("an admin creates a client in API settings and sees its secret once", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
-  await expect(page.getByRole("heading", { name: "API settings" })).toBeVisible();
+  await openDeveloperPage(page, "API settings");
 
   // A redirect URI that is neither https nor loopback: refused, and nothing typed is lost.
   await page.getByLabel("Name", { exact: true }).fill(APP_NAME);
@@ -110,17 +109,24 @@ test("a member approves part of the scopes; the client exchanges the code for to
   await expect(portalRead).toBeChecked();
   await expect(portalRead).toHaveAccessibleDescription("portal:read");
 
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: `test-results/screenshots/consent-${width}x${height}.png`, fullPage: true });
+  // At each size, in the light and the dark colour scheme: nothing wider than the screen, a
+  // screenshot, and axe (colour contrast included) at the laptop size.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const [width, height] of [
+      [1280, 800],
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await saveScreenshot(page, `consent-${width}x${height}${colorScheme === "dark" ? "-dark" : ""}`, { fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${colorScheme})`)).toEqual([]);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "light" });
 
   // The consent screen must not be framed.
   const headers = (await page.request.get(page.url())).headers();
@@ -158,7 +164,7 @@ test("the API reference sends a try-it request with a pasted access token", asyn
   const tokenField = page.locator("label", { hasText: "Bearer Token" }).first();
   await tokenField.click();
   await page.keyboard.type(accessToken);
-  await page.screenshot({ path: "test-results/screenshots/api-reference-token-1280x800.png" });
+  await saveScreenshot(page, "api-reference-token-1280x800");
   await page
     .getByRole("button", { name: /Test Request/ })
     .first()
@@ -168,7 +174,7 @@ test("the API reference sends a try-it request with a pasted access token", asyn
   const response = await answer;
   expect(response.request().headers()["authorization"]).toBe(`Bearer ${accessToken}`);
   expect(response.status()).toBe(200);
-  await page.screenshot({ path: "test-results/screenshots/api-reference-try-it-1280x800.png" });
+  await saveScreenshot(page, "api-reference-try-it-1280x800");
   await expect(page.getByText("member@demo.test").first()).toBeVisible();
 });
 
@@ -225,8 +231,9 @@ test("a captured Approve is answered once, and one posted from another site gets
 test("a member has Connected apps but no API settings", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "member@demo.test");
-  await expect(page.getByRole("link", { name: "Connected apps" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "API settings" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Developers" }).click();
+  const developers = page.locator("#developers-menu");
+  await expect(developers.getByRole("link")).toHaveText(["Connected apps"]);
   await page.goto(`${new URL(page.url()).pathname}/settings/api`);
   await expect(page.getByText("Only administrators of this organization can manage API clients.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create client" })).toHaveCount(0);
@@ -263,7 +270,7 @@ test("a guest of the organization cannot authorize its client", async ({ page })
 test("rotating the secret shows the new one once and the old one stops working", async ({ page, request }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
+  await openDeveloperPage(page, "API settings");
   const row = page.getByRole("listitem", { name: APP_NAME });
   await row.getByRole("button", { name: "Rotate secret" }).click();
   await expect(row).toContainText("stops working at once");
@@ -293,7 +300,7 @@ test("rotating the secret shows the new one once and the old one stops working",
 test("the member revokes the app under Connected apps and its token stops working", async ({ page, request }) => {
   await page.goto("/sign-in");
   await signIn(page, "member@demo.test");
-  await page.getByRole("link", { name: "Connected apps" }).click();
+  await openDeveloperPage(page, "Connected apps");
   const app = page.getByRole("listitem", { name: APP_NAME });
   await expect(app.getByTestId("grant-scopes")).toHaveText("portal:read");
   await app.getByRole("button", { name: `Revoke ${APP_NAME}` }).click();
@@ -311,7 +318,7 @@ test("the member revokes the app under Connected apps and its token stops workin
 test("deleting the client makes its authorize URL an error page", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
+  await openDeveloperPage(page, "API settings");
   const row = page.getByRole("listitem", { name: APP_NAME });
   await row.getByRole("button", { name: "Delete", exact: true }).click();
   await row.getByRole("button", { name: "Delete client" }).click();

@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { withDb } from "./files-support";
-import { DEMO_PASSWORD, gotoStreamed, signIn } from "./support";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { pdfBytes, withDb } from "./files-support";
+import { DEMO_PASSWORD, gotoStreamed, luminances, saveScreenshot, signedInAt, signIn } from "./support";
 
 // Every page and dialog, as each role sees it, on a laptop, a desktop and a phone. Each check names
 // the page and the size it failed at:
@@ -12,11 +12,18 @@ import { DEMO_PASSWORD, gotoStreamed, signIn } from "./support";
 // - no element wider than its box: a table fits its card (the files table with a linked task, a
 //   partner status and a 75-character name included), no text drawn past its cell, and text cut
 //   short with an ellipsis shows its full value on hover (title) and in its accessible name;
+// - pictures (images, a PDF's drawn pages) keep their proportions when the window narrows;
 // - on a phone, tabs that do not fit say that more exist;
 // - no Content-Security-Policy violation (the browser's `securitypolicyviolation` events and its
 //   console messages);
 // - no serious or critical accessibility violation (axe-core), the API reference included.
-// A screenshot of each page and dialog at each size is in test-results/screenshots/.
+// Then the same page in the dark colour scheme (the system setting, emulated), at every size: its
+// background is dark (a dialog's own box, for a dialog), with a screenshot; axe's colour rules
+// (contrast, links told from text) run in the dark scheme at the laptop size only, as the colours
+// depend on neither the size nor anything but the scheme; the layout does not depend on the scheme, so it is measured once, in the light one. The
+// API reference is the exception: it keeps Scalar's own light theme in either scheme.
+// With E2E_SCREENSHOTS=1 (npm run test:screenshots), a screenshot of each page and dialog at each
+// size goes to test-results/screenshots/, the dark ones beside them ending in -dark.
 
 const SIZES = [
   { label: "laptop", width: 1280, height: 800 },
@@ -24,6 +31,13 @@ const SIZES = [
   { label: "phone", width: 390, height: 844 },
 ] as const;
 type Size = (typeof SIZES)[number];
+
+/**
+ * Bounds of the relative luminance of the page's background: a dark page's canvas is 0.01, a light
+ * one's 0.95 (a dark scheme left half-done, a white card on the page, is over both bounds' gap).
+ */
+const DARK_BACKGROUND = 0.05;
+const LIGHT_BACKGROUND = 0.8;
 
 /** 75 characters, with no space to break at, as file names from scanners are. */
 const LONG_FILE_NAME = "2026-11-27_Scan_Quarterly-VAT-return_Zephyr-Holdings-International_signed.pdf";
@@ -104,6 +118,15 @@ async function layoutProblems(page: Page, scope: string | null): Promise<string[
         }
       }
     }
+    // Pictures keep their proportions (a PDF page drawn for a wider window, then narrowed, included).
+    for (const el of root.querySelectorAll("img, canvas")) {
+      if (!visible(el) || getComputedStyle(el).objectFit !== "fill") continue;
+      const [w, h] = el instanceof HTMLImageElement ? [el.naturalWidth, el.naturalHeight] : [(el as HTMLCanvasElement).width, (el as HTMLCanvasElement).height];
+      if (!w || !h) continue;
+      const r = el.getBoundingClientRect();
+      if (Math.abs(r.height - (r.width * h) / w) > 2)
+        problems.push(`${describe(el)} is stretched: ${Math.round(r.width)}x${Math.round(r.height)} for a ${w}x${h} picture`);
+    }
     // Text cut short with an ellipsis: its full value on hover (a title) and for screen readers.
     for (const el of root.querySelectorAll("*")) {
       if (!visible(el) || getComputedStyle(el).textOverflow !== "ellipsis" || el.scrollWidth <= el.clientWidth + 1) continue;
@@ -133,9 +156,16 @@ async function layoutProblems(page: Page, scope: string | null): Promise<string[
   }, scope);
 }
 
-async function expectAxeClean(page: Page, name: string, include?: string): Promise<void> {
+/**
+ * No serious or critical axe finding on the page (or inside `include`). `colours` runs only the
+ * rules a colour scheme can change (text contrast, links told from text by colour), for the dark
+ * pass: the page's structure, names and
+ * roles are the light pass's, already checked with every rule.
+ */
+async function expectAxeClean(page: Page, name: string, include?: string, colours = false): Promise<void> {
   let axe = new AxeBuilder({ page });
   if (include) axe = axe.include(include);
+  if (colours) axe = axe.withRules(["color-contrast", "link-in-text-block"]);
   const { violations } = await axe.analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect
@@ -144,6 +174,35 @@ async function expectAxeClean(page: Page, name: string, include?: string): Promi
       `axe on ${name}`,
     )
     .toEqual([]);
+}
+
+/** The relative luminance (WCAG) of what is painted behind `selector` (the first it matches). */
+async function backgroundLuminance(page: Page, selector: string): Promise<number> {
+  return (await luminances(page.locator(selector).first())).background;
+}
+
+/**
+ * The page in the dark colour scheme (prefers-color-scheme, as the system setting sets it) at each
+ * of `sizes`: its body and main are dark, with a screenshot ending in -dark; axe when at the laptop
+ * size. `scope` is an open dialog (or a toast): only it is checked. The light scheme is back
+ * afterwards; the window stays at the last of `sizes`.
+ */
+async function checkDark(page: Page, name: string, sizes: readonly Size[], scope?: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: "dark" });
+  try {
+    for (const size of sizes) {
+      await atSize(page, size);
+      for (const selector of scope ? [scope] : ["body", "main"]) {
+        if (!(await page.locator(selector).count())) continue;
+        const luminance = await backgroundLuminance(page, selector);
+        expect.soft(luminance, `${name} (dark) at ${size.width}x${size.height}: the ${selector}'s background is dark`).toBeLessThan(DARK_BACKGROUND);
+      }
+      await saveScreenshot(page, `${name}-${size.width}x${size.height}-dark`, { fullPage: !scope });
+      if (size === SIZES[0]) await expectAxeClean(page, `${name} (dark)`, scope, true);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: "light" });
+  }
 }
 
 async function atSize(page: Page, size: Size): Promise<void> {
@@ -164,7 +223,7 @@ async function checkLayout(page: Page, name: string, size: Size): Promise<void> 
     if (overflows)
       await expect(page.getByTestId("tabs-more-after").or(page.getByTestId("tabs-more-before")).first(), `${label}: tabs that do not fit say so`).toBeVisible();
   }
-  await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+  await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
 }
 
 /** An open dialog at one size: its actions in the window without scrolling, nothing wider than it. */
@@ -195,25 +254,30 @@ async function checkDialog(page: Page, dialog: Locator, name: string, size: Size
     return found;
   });
   expect.soft(covered, `${label}: fields hidden under the dialog's footer`).toEqual([]);
-  await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png` });
+  await saveScreenshot(page, `${name}-${size.width}x${size.height}`);
 }
 
-/** Every page check at every size, then axe and the CSP, at the laptop size. */
-async function checkPage(page: Page, name: string): Promise<void> {
+/** Every page check at every size, then axe and the CSP, at the laptop size; then the dark pass, at every size. */
+async function checkPage(page: Page, name: string, dark = true): Promise<void> {
   await page.waitForLoadState("networkidle");
   for (const size of SIZES) {
     await atSize(page, size);
     await checkLayout(page, name, size);
   }
   await atSize(page, SIZES[0]);
+  expect.soft(await backgroundLuminance(page, "body"), `${name}: the body's background is light`).toBeGreaterThan(LIGHT_BACKGROUND);
   await expectAxeClean(page, name);
+  if (dark) {
+    await checkDark(page, name, SIZES);
+    await atSize(page, SIZES[0]);
+  }
   expectNoCspViolation(page, name);
 }
 
 /**
  * Opens every dialog the page has a trigger for (Radix marks them aria-haspopup="dialog") at each
- * size, checks it, runs axe on it, and closes it; `extra` runs inside each open dialog (e.g. each
- * task type of New task).
+ * size, checks it, sees it in the dark scheme, runs axe on it in both schemes at the laptop size,
+ * and closes it; `extra` runs inside each open dialog (e.g. each task type of New task).
  */
 async function checkDialogs(page: Page, name: string, extra?: (dialog: Locator, size: Size, label: string) => Promise<void>): Promise<number> {
   const triggers = page.locator("main button[aria-haspopup='dialog']:visible:enabled");
@@ -233,6 +297,7 @@ async function checkDialogs(page: Page, name: string, extra?: (dialog: Locator, 
       await checkDialog(page, dialog, label, size);
       if (extra) await extra(dialog, size, label);
       if (size.label === "laptop") await expectAxeClean(page, label, "[role='dialog'], [role='alertdialog']");
+      await checkDark(page, label, [size], "[role='dialog'], [role='alertdialog']");
       await page.keyboard.press("Escape");
       await expect(dialog).toBeHidden();
     }
@@ -310,7 +375,68 @@ async function seedCrowdedPortal(orgId: string): Promise<{ portalId: string; rem
   };
 }
 
+/** The bulk request this spec sends; its tasks leave the portals afterwards. */
+const BULK_TITLE = "Send your signed 2026 engagement letter";
+
+/**
+ * A bulk request sent as a member does: the portals ticked in the portal list, "Send request",
+ * a title. The action opens the request's page, which refreshes itself while the request is sent
+ * in the background; its id, once finished.
+ */
+async function sendBulkRequest(page: Page, org: string, portals: string[]): Promise<string> {
+  await gotoStreamed(page, org);
+  await page.waitForLoadState("networkidle");
+  for (const name of portals) await page.getByRole("checkbox", { name: `Select ${name}` }).check();
+  await page.getByTestId("bulk-request").click();
+  const dialog = page.getByRole("dialog", { name: "Send a request to many portals" });
+  await expect(dialog.getByText(`The ${portals.length} selected portals`)).toBeVisible();
+  await dialog.getByLabel("Title").fill(BULK_TITLE);
+  await dialog.getByTestId("bulk-send").click();
+  await page.waitForURL(/\/requests\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: /^Progress/ })).toContainText("Finished", { timeout: 30_000 });
+  return new URL(page.url()).pathname.split("/").at(-1)!;
+}
+
+/**
+ * The receiver of the webhook this spec adds. The e2e server takes the production rule for
+ * webhook URLs (https, public addresses only: no OUTBOUND_ALLOW_PRIVATE), so a loopback URL is
+ * refused; an IP literal needs no DNS. The webhook subscribes to file.signed alone, which nothing
+ * in this spec causes, and is deleted at the end: nothing is ever sent to it.
+ */
+const WEBHOOK_URL = "https://93.184.215.14/webhooks/client-portals";
+
+/** A webhook added on the Webhooks page as an administrator does; its id, from its Delivery log link. */
+async function addWebhook(page: Page, org: string): Promise<string> {
+  await gotoStreamed(page, `${org}/settings/webhooks`);
+  await page.waitForLoadState("networkidle");
+  await page.getByLabel("Endpoint URL").fill(WEBHOOK_URL);
+  await page.getByRole("checkbox", { name: "file.signed" }).check();
+  await page.getByRole("button", { name: "Add webhook" }).click();
+  await expect(page.getByText("Webhook created.")).toBeVisible();
+  const log = page.getByTestId("webhook").filter({ hasText: WEBHOOK_URL }).getByRole("link", { name: "Delivery log" });
+  return ((await log.getAttribute("href")) ?? "").split("/").at(-1)!;
+}
+
+/**
+ * A dialog the page opens on arrival (the file preview of `?file=`): checked at each size and
+ * seen dark at each size, axe on it in both schemes at the laptop size.
+ */
+async function checkOpenDialog(page: Page, name: string): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  for (const size of SIZES) {
+    await atSize(page, size);
+    await checkDialog(page, dialog, `${name}-dialog`, size);
+  }
+  await atSize(page, SIZES[0]);
+  await expectAxeClean(page, `${name}-dialog`, "[role='dialog']");
+  await checkDark(page, `${name}-dialog`, SIZES, "[role='dialog']");
+  await atSize(page, SIZES[0]);
+  expectNoCspViolation(page, `${name}'s dialog`);
+}
+
 test("pages without a session: every size, no CSP violation, axe", async ({ page }) => {
+  test.setTimeout(240_000);
   await watchCsp(page);
   for (const [name, path] of [
     ["sign-in", "/sign-in"],
@@ -329,8 +455,91 @@ test("pages without a session: every size, no CSP violation, axe", async ({ page
   await expect(page.getByRole("heading", { level: 1, name: "Check your email" })).toBeVisible();
 });
 
+/**
+ * The pages a link in an email opens: a password reset, a guest's invitation to a portal and a
+ * colleague's invitation to the organization, each with a live token (rows written here with the
+ * hash the app stores, the token only in the link, as the emails carry it); and the consent screen
+ * an app's authorization request opens. All removed afterwards.
+ */
+const CONSENT_REDIRECT = "http://127.0.0.1:9/callback";
+
+test("pages opened from an email's or an app's link: password reset, a guest's and a colleague's invitation, the consent screen: every size, no CSP violation, axe", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await watchCsp(page);
+  const token = () => randomBytes(32).toString("base64url");
+  const hash = (value: string) => createHash("sha256").update(value).digest("hex");
+  const [reset, guest, member] = [token(), token(), token()];
+  const email = `pages-${randomUUID()}@example.com`;
+  const ids = await withDb(async (db) => {
+    const { id: userId } = (await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = 'member@demo.test'`)).rows[0]!;
+    const { id: portalId, orgId } = (
+      await db.query<{ id: string; orgId: string }>(`SELECT id, "orgId" FROM "Portal" WHERE name LIKE 'Acme Ltd%' AND "deletedAt" IS NULL LIMIT 1`)
+    ).rows[0]!;
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const resetId = (
+      await db.query<{ id: string }>(`INSERT INTO "PasswordResetToken" (id, "userId", "tokenHash", "expiresAt") VALUES ($1, $2, $3, $4) RETURNING id`, [
+        randomUUID(),
+        userId,
+        hash(reset),
+        expiresAt,
+      ])
+    ).rows[0]!.id;
+    const invitationId = (
+      await db.query<{ id: string }>(
+        `INSERT INTO "Invitation" (id, "orgId", "portalId", email, "tokenHash", "expiresAt") VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [randomUUID(), orgId, portalId, email, hash(guest), expiresAt],
+      )
+    ).rows[0]!.id;
+    const memberInvitationId = (
+      await db.query<{ id: string }>(`INSERT INTO "MemberInvitation" (id, "orgId", email, "tokenHash", "expiresAt") VALUES ($1, $2, $3, $4, $5) RETURNING id`, [
+        randomUUID(),
+        orgId,
+        email,
+        hash(member),
+        expiresAt,
+      ])
+    ).rows[0]!.id;
+    const clientId = `cpc_pages_${randomBytes(8).toString("hex")}`;
+    await db.query(
+      `INSERT INTO "OAuthClient" (id, "orgId", name, "clientId", "secretHash", "secretHint", "redirectUris", "allowedScopes", "publisherName", "updatedAt")
+       VALUES ($1, $2, 'Ledger sync', $3, $4, 'abcd', $5, $6, 'Ledger Co', now())`,
+      [randomUUID(), orgId, clientId, hash(token()), [CONSENT_REDIRECT], ["portal:read", "task:read"]],
+    );
+    return { resetId, invitationId, memberInvitationId, clientId };
+  });
+  try {
+    for (const [name, path, live] of [
+      ["reset-password", `/reset-password/${reset}`, page.getByRole("button", { name: "Save the password and sign in" })],
+      ["invite-guest", `/invite/${guest}`, page.getByText("Demo Accounting LLP invited you to Acme Ltd").first()],
+      ["join-organization", `/join/${member}`, page.getByText("Join Demo Accounting LLP as a member").first()],
+    ] as const) {
+      await page.goto(path);
+      await expect(live, `${name} is the page of a live link`).toBeVisible();
+      await checkPage(page, name);
+    }
+    // The consent screen an app opens, seen by the admin (the app registered as in API settings).
+    await page.goto("/sign-in");
+    await signIn(page, "admin@demo.test");
+    await expect(page).toHaveURL(/\/org\/[0-9a-f-]{36}$/);
+    await page.goto(
+      `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: ids.clientId, redirect_uri: CONSENT_REDIRECT, scope: "portal:read task:read", state: "pages" })}`,
+    );
+    await expect(page.getByRole("button", { name: "Approve" })).toBeVisible();
+    await checkPage(page, "oauth-consent");
+  } finally {
+    await withDb(async (db) => {
+      await db.query(`DELETE FROM "OAuthClient" WHERE "clientId" = $1`, [ids.clientId]);
+      await db.query(`DELETE FROM "PasswordResetToken" WHERE id = $1`, [ids.resetId]);
+      await db.query(`DELETE FROM "Invitation" WHERE id = $1`, [ids.invitationId]);
+      await db.query(`DELETE FROM "MemberInvitation" WHERE id = $1`, [ids.memberInvitationId]);
+    });
+  }
+});
+
 test("every page and dialog an admin sees: every size, no CSP violation, axe", async ({ page }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(1_800_000);
   await watchCsp(page);
   const { org, portal } = await signedIn(page, "admin@demo.test");
   await expect(page).toHaveTitle("Portals · Client Portals");
@@ -339,16 +548,40 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
   const crowded = await seedCrowdedPortal(orgId);
   try {
     const crowdedBase = `${org}/vault/${crowded.portalId}`;
+    const portalId = portalBase.split("/")[4]!;
     const taskId = await withDb(
-      async (db) =>
-        (await db.query<{ id: string }>(`SELECT id FROM "Task" WHERE "portalId" = $1 AND "deletedAt" IS NULL LIMIT 1`, [portalBase.split("/")[4]])).rows[0]?.id,
+      async (db) => (await db.query<{ id: string }>(`SELECT id FROM "Task" WHERE "portalId" = $1 AND "deletedAt" IS NULL LIMIT 1`, [portalId])).rows[0]?.id,
     );
+    // A file of the portal to preview, in its folder.
+    const file = await withDb(
+      async (db) =>
+        (
+          await db.query<{ id: string; parentId: string | null }>(
+            `SELECT id, "parentId" FROM "FileEntry" WHERE "portalId" = $1 AND NOT "isFolder" AND "deletedAt" IS NULL ORDER BY name LIMIT 1`,
+            [portalId],
+          )
+        ).rows[0]!,
+    );
+    // What the pages below show, made as a user makes it: a bulk request to this portal (its
+    // guest gets the task) and the crowded one (no guest: skipped), a webhook, a message.
+    const portalName = (await withDb((db) => db.query<{ name: string }>(`SELECT name FROM "Portal" WHERE id = $1`, [portalId]))).rows[0]!.name;
+    const bulkId = await sendBulkRequest(page, org, [portalName, LONG_PORTAL_NAME]);
+    const webhookId = await addWebhook(page, org);
+    await gotoStreamed(page, `${portalBase}/messages`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Your message").fill("Thank you for the statements. The draft accounts follow next week.");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.getByTestId("message").filter({ hasText: "The draft accounts follow next week." })).toBeVisible();
     const pages: [string, string][] = [
       ["admin-portals", org],
+      ["admin-inbox", `${org}/inbox`],
       ["admin-requests", `${org}/requests`],
+      ["admin-bulk-request", `${org}/requests/${bulkId}`],
       ["admin-portal", portal],
+      ["admin-file-preview", `${portalBase}/folder/${file.parentId ?? "main"}?file=${file.id}`],
       ["admin-portal-tasks", `${portalBase}/tasks`],
       ...(taskId ? ([["admin-task", `${portalBase}/tasks/${taskId}`]] as [string, string][]) : []),
+      ["admin-portal-messages", `${portalBase}/messages`],
       ["admin-portal-guests", `${portalBase}/guests`],
       ["admin-portal-history", `${portalBase}/history`],
       ["admin-portal-deleted", `${portalBase}/deleted`],
@@ -363,6 +596,7 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
       ["admin-partner", `${org}/settings/partner`],
       ["admin-api-settings", `${org}/settings/api`],
       ["admin-webhooks", `${org}/settings/webhooks`],
+      ["admin-webhook", `${org}/settings/webhooks/${webhookId}`],
       ["admin-connected-apps", `${org}/settings/connected-apps`],
       ["admin-notifications", "/account/notifications"],
       ["admin-sessions", "/account/sessions"],
@@ -372,7 +606,9 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
     for (const [name, path] of pages) {
       await page.goto(path);
       await checkPage(page, name);
-      await checkDialogs(page, name, name === "admin-portal-tasks" ? eachTaskType : undefined);
+      // The preview is a dialog over the folder: the folder's own dialogs are checked on admin-portal.
+      if (name === "admin-file-preview") await checkOpenDialog(page, name);
+      else await checkDialogs(page, name, name === "admin-portal-tasks" ? eachTaskType : name === "admin-portal-guests" ? invitePermissions : undefined);
     }
     expect(taskTypesChecked, "New task was opened at every size and each of its types checked").toBe(SIZES.length);
 
@@ -448,8 +684,28 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
     await expect(page.getByTestId("history-row").filter({ hasText: `Uploaded “${LONG_FILE_NAME}”` })).toHaveCount(1);
   } finally {
     await crowded.remove();
+    // The demo organization is shared with the specs after this one: no webhook, no bulk task.
+    await withDb(async (db) => {
+      await db.query(`DELETE FROM "Webhook" WHERE "orgId" = $1 AND url = $2`, [orgId, WEBHOOK_URL]);
+      await db.query(`UPDATE "Task" SET "deletedAt" = now() WHERE "orgId" = $1 AND title = $2`, [orgId, BULK_TITLE]);
+    });
   }
 });
+
+/**
+ * Inside the invite dialog: the permissions guests will get are a group of their own ("Permissions"),
+ * one per line, each with what it means.
+ */
+async function invitePermissions(dialog: Locator, size: Size, label: string): Promise<void> {
+  const group = dialog.getByRole("group", { name: "Permissions" });
+  if (!(await group.count())) return;
+  const items = group.getByTestId("permission");
+  await expect(items, `${label}: the four permissions`).toHaveCount(4);
+  const boxes = await items.evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+  for (let i = 1; i < boxes.length; i++)
+    expect(boxes[i]!.top, `${label}: permission ${i + 1} starts below the one before`).toBeGreaterThanOrEqual(boxes[i - 1]!.bottom - 1);
+  await expect(items.first(), `${label}: a permission says what it means`).toContainText("Open the portal");
+}
 
 /** Inside the New task dialog: each task type, the Create button in the window for each. */
 let taskTypesChecked = 0;
@@ -460,7 +716,7 @@ async function eachTaskType(dialog: Locator, size: Size, label: string): Promise
   for (const option of ["Question?", "File Request", "Sign Document", "Fill Form", "General"]) {
     await type.selectOption(option);
     await expect(dialog.getByRole("button", { name: "Create task" }), `${label} (${option}): Create in the window`).toBeInViewport({ ratio: 1 });
-    await dialog.page().screenshot({ path: `test-results/screenshots/${label}-${option.replace(/\W+/g, "-").toLowerCase()}-${size.width}x${size.height}.png` });
+    await saveScreenshot(dialog.page(), `${label}-${option.replace(/\W+/g, "-").toLowerCase()}-${size.width}x${size.height}`);
   }
   // Reminders: who gets them (D18: the assigned guests, else every guest of the portal), said as the rule is.
   await dialog.locator("#task-due").fill("2030-01-31T12:00");
@@ -478,13 +734,121 @@ test("on a phone the header is a menu that opens the navigation and Sign out", a
   await menu.click();
   await expect(menu).toHaveAttribute("aria-expanded", "true");
   await expect(page.getByRole("button", { name: "Sign out" })).toBeInViewport();
-  await page.screenshot({ path: "test-results/screenshots/admin-menu-open-390x844.png" });
-  await page.getByRole("link", { name: "Connected apps" }).click();
+  await saveScreenshot(page, "admin-menu-open-390x844");
+  // The developer pages are one entry that opens in place.
+  const developers = page.getByRole("button", { name: "Developers" });
+  await developers.click();
+  await expect(developers).toHaveAttribute("aria-expanded", "true");
+  await saveScreenshot(page, "admin-menu-developers-390x844");
+  await page.locator("#developers-menu").getByRole("link", { name: "Connected apps" }).click();
   await expect(page.getByRole("heading", { name: "Connected apps" })).toBeVisible();
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(menu).toBeHidden();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+});
+
+/**
+ * The header's height when its content is one row: 12 px of padding above and below the tallest
+ * control (the 40-px Sign out button) and the 1-px border make 65 px; a second row adds that row's
+ * controls and the 12-px gap, over 100 px in all. 80 px leaves room for font rendering only.
+ */
+const ONE_ROW_HEADER = 80;
+
+test("the firm's header: one row at 1280 px on every page, account pages included, with one Developers entry; every settings page has one name", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const { org, portal } = await signedIn(page, "admin@demo.test");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const header = page.getByTestId("app-header");
+  const nav = header.getByRole("navigation", { name: "Main" });
+  for (const path of [
+    org,
+    `${org}/inbox`,
+    `${org}/requests`,
+    portal,
+    `${org}/settings/profile`,
+    `${org}/settings/webhooks`,
+    "/account/notifications",
+    "/account/sessions",
+    "/account/two-factor",
+  ]) {
+    await page.goto(path);
+    await expect(header, path).toHaveAttribute("data-header", "firm");
+    await expect(header.getByTestId("signed-in-as"), path).toHaveText("Avery Admin");
+    await expect(nav.getByRole("link"), path).toHaveText([/^Inbox/, "Portals", "Settings"]);
+    await expect(nav.getByRole("button"), path).toHaveText(["Developers"]);
+    const height = (await header.boundingBox())!.height;
+    expect(height, `${path}: the header is one row at 1280 px`).toBeLessThan(ONE_ROW_HEADER);
+  }
+  await saveScreenshot(page, "admin-header-account-1280x800");
+
+  // The settings tabs, each page's h1 and its title say one name.
+  await page.goto(`${org}/settings/profile`);
+  const tabs = page.getByRole("navigation", { name: "Organization settings" });
+  const names = ["Organization profile", "Members", "Workflow states", "Guest defaults", "Partner integration", "API settings", "Webhooks", "Connected apps"];
+  await expect(tabs.getByRole("link")).toHaveText(names);
+  for (const name of names) {
+    await tabs.getByRole("link", { name, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+    await expect(page).toHaveTitle(`${name} · Client Portals`);
+  }
+  // The Developers menu names them as the tabs do; a disclosure that Escape closes.
+  const developers = nav.getByRole("button", { name: "Developers" });
+  await expect(developers).toHaveAttribute("aria-expanded", "false");
+  await developers.click();
+  await expect(developers).toHaveAttribute("aria-expanded", "true");
+  const developerLinks = page.locator(`#${await developers.getAttribute("aria-controls")}`).getByRole("link");
+  await expect(developerLinks).toHaveText(["API settings", "Webhooks", "Connected apps"]);
+  await saveScreenshot(page, "admin-header-developers-1280x800");
+  await page.keyboard.press("Escape");
+  await expect(developers).toHaveAttribute("aria-expanded", "false");
+  await expect(developers).toBeFocused();
+  for (const name of ["API settings", "Webhooks", "Connected apps"]) {
+    await developers.click();
+    await developerLinks.getByText(name, { exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+    await expect(tabs.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+  }
+  // The account menu names the account pages as their h1s do.
+  const account = header.getByRole("button", { name: "Your account: Avery Admin" });
+  for (const name of ["My notifications", "Signed-in sessions", "Two-factor authentication"]) {
+    await account.click();
+    await page
+      .locator(`#${await account.getAttribute("aria-controls")}`)
+      .getByRole("link", { name, exact: true })
+      .click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+    await expect(page).toHaveTitle(`${name} · Client Portals`);
+    await expect(header).toHaveAttribute("data-header", "firm");
+  }
+});
+
+test("a client's header is the same on their home, in a portal and on their account pages, one row at 1280 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/sign-in");
+  await signIn(page, "client@demo.test");
+  await expect(page).toHaveURL(/\/guest$/);
+  const portal = (await page.getByTestId("home-portal").first().getByRole("link").first().getAttribute("href")) ?? "";
+  expect(portal).toMatch(/\/client\//);
+  const header = page.getByTestId("app-header");
+  const shapes: unknown[] = [];
+  for (const path of ["/guest", portal, "/account/notifications"]) {
+    await page.goto(path);
+    await expect(header, path).toHaveAttribute("data-header", "client");
+    shapes.push({
+      path,
+      nav: await header.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents(),
+      account: await header.getByTestId("signed-in-as").textContent(),
+      controls: await header.getByRole("button").allTextContents(),
+      selects: await header.getByRole("combobox").count(),
+    });
+    expect((await header.boundingBox())!.height, `${path}: the header is one row`).toBeLessThan(ONE_ROW_HEADER);
+    await saveScreenshot(page, `guest-header-${path === portal ? "portal" : path.split("/").at(-1)}-1280x800`);
+  }
+  const same = { nav: ["Your portals"], account: "Casey Client", controls: ["Your account: Casey Client", "Sign out"], selects: 0 };
+  expect(shapes).toEqual(["/guest", portal, "/account/notifications"].map((path) => ({ path, ...same })));
 });
 
 test("a portal's page is titled with its name; not-found inside the app keeps the header", async ({ page }) => {
@@ -499,7 +863,7 @@ test("a portal's page is titled with its name; not-found inside the app keeps th
     expect(response?.status(), path).toBe(404);
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
     await expect(page.getByTestId("signed-in-as")).toHaveText("Avery Admin");
-    await expect(page.getByRole("navigation", { name: "Settings" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
     await expect(page).toHaveTitle("Not found · Client Portals");
   }
 });
@@ -514,10 +878,46 @@ test("on a phone the portal tabs say that more exist, and the current tab is in 
   await page.goto(portal.replace(/\/folder\/main$/, "/settings"));
   await expect(tabs.getByRole("link", { name: "Settings" })).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId("tabs-more-before")).toBeVisible();
-  await page.screenshot({ path: "test-results/screenshots/admin-portal-tabs-settings-390x844.png" });
+  await saveScreenshot(page, "admin-portal-tabs-settings-390x844");
 });
 
-test("a guest's pages and dialogs: every size, no CSP violation, axe; settings that do not apply to guests are not found", async ({ page }) => {
+/** The Sign Document this spec asks the demo guest for; it leaves the portal afterwards. */
+const SIGN_TITLE = "Sign the 2026 engagement letter";
+
+/**
+ * A Sign Document made by the firm as signers.spec makes one: New task in the portal, the PDF
+ * uploaded in the dialog, assigned to `assignee` (the label of its checkbox). In a browser context
+ * of its own, signed in as the demo admin; the task's id.
+ */
+async function createSignTask(browser: Browser, orgId: string, portalId: string, assignee: string): Promise<string> {
+  const tasksPath = `/org/${orgId}/vault/${portalId}/tasks`;
+  const firm = await signedInAt(browser, "admin@demo.test", SIZES[0], tasksPath);
+  try {
+    await gotoStreamed(firm, tasksPath);
+    await firm.waitForLoadState("networkidle");
+    await firm.getByTestId("new-task").click();
+    const dialog = firm.getByRole("dialog", { name: "New task" });
+    await dialog.getByLabel("Type").selectOption("Sign Document");
+    await dialog.getByLabel("Title").fill(SIGN_TITLE);
+    await dialog.getByText("Or upload a new PDF").click();
+    await dialog
+      .getByLabel("Choose files to upload")
+      .setInputFiles({ name: "Engagement letter 2026.pdf", mimeType: "application/pdf", buffer: await pdfBytes() });
+    await expect(dialog.getByText("Engagement letter 2026.pdf is the document to sign.")).toBeVisible({ timeout: 30_000 });
+    await dialog.getByRole("checkbox", { name: assignee }).check();
+    await dialog.getByRole("button", { name: "Create task" }).click();
+    await expect(firm.getByTestId("toast").filter({ hasText: `Task "${SIGN_TITLE}" created` })).toBeVisible();
+  } finally {
+    await firm.context().close();
+  }
+  const task = await withDb((db) =>
+    db.query<{ id: string }>(`SELECT id FROM "Task" WHERE "portalId" = $1 AND title = $2 AND "deletedAt" IS NULL`, [portalId, SIGN_TITLE]),
+  );
+  return task.rows[0]!.id;
+}
+
+test("a guest's pages and dialogs: every size, no CSP violation, axe; settings that do not apply to guests are not found", async ({ page, browser }) => {
+  test.setTimeout(300_000);
   await watchCsp(page);
   // Only a guest: sign-in lands on the guest home, whose links open the portals.
   await page.goto("/sign-in");
@@ -525,16 +925,29 @@ test("a guest's pages and dialogs: every size, no CSP violation, axe; settings t
   await expect(page).toHaveURL(/\/guest$/);
   await checkPage(page, "guest-home");
   const portal = (await page.getByTestId("home-portal").first().getByRole("link").first().getAttribute("href")) ?? "";
-  const org = /^\/org\/[0-9a-f-]{36}/.exec(portal)?.[0] ?? "";
-  expect(org, `the guest home links ${portal}`).not.toBe("");
-  for (const [name, path] of [
-    ["guest-portals", org],
-    ["guest-portal", portal],
-    ["guest-notifications", "/account/notifications"],
-  ] as const) {
-    await page.goto(path);
-    await checkPage(page, name);
-    await checkDialogs(page, name);
+  const [, orgId = "", portalId = ""] = /^\/org\/([0-9a-f-]{36})\/client\/([0-9a-f-]{36})/.exec(portal) ?? [];
+  const org = `/org/${orgId}`;
+  expect(portalId, `the guest home links ${portal}`).not.toBe("");
+  // A document for the guest to sign, in the portal the home links.
+  const signTaskId = await createSignTask(browser, orgId, portalId, "Gray Guest (guest@demo.test)");
+  try {
+    for (const [name, path] of [
+      ["guest-portals", org],
+      ["guest-portal", portal],
+      ["guest-sign", `${org}/client/${portalId}/sign/${signTaskId}`],
+      ["guest-notifications", "/account/notifications"],
+    ] as const) {
+      await page.goto(path);
+      // The document's first page drawn before the page is measured.
+      if (name === "guest-sign") await expect(page.getByTestId("pdf-page").first()).toHaveAttribute("data-state", "rendered");
+      await checkPage(page, name);
+      await checkDialogs(page, name);
+    }
+  } finally {
+    await withDb(async (db) => {
+      await db.query(`UPDATE "FileEntry" SET "deletedAt" = now() WHERE id = (SELECT "documentFileId" FROM "Task" WHERE id = $1)`, [signTaskId]);
+      await db.query(`UPDATE "Task" SET "deletedAt" = now() WHERE id = $1`, [signTaskId]);
+    });
   }
   for (const settings of ["connected-apps", "api", "webhooks"]) {
     const response = await page.goto(`${org}/settings/${settings}`);
@@ -543,6 +956,37 @@ test("a guest's pages and dialogs: every size, no CSP violation, axe; settings t
     await expect(page.getByTestId("signed-in-as")).toBeVisible();
   }
   await checkPage(page, "guest-settings-not-found");
+});
+
+test("a toast in the dark scheme: a dark background, axe, at every size", async ({ page }) => {
+  await watchCsp(page);
+  const { org } = await signedIn(page, "admin@demo.test");
+  // A portal of this test's own, whose workflow state it changes.
+  const own = await seedCrowdedPortal(org.split("/")[2]!);
+  try {
+    await gotoStreamed(page, `${org}/vault/${own.portalId}/folder/main`);
+    await page.waitForLoadState("networkidle");
+    const select = page.getByTestId("workflow-select");
+    for (const [size, state] of [
+      [SIZES[0], "In review"],
+      [SIZES[1], "Complete"],
+      [SIZES[2], "In review"],
+    ] as const) {
+      await atSize(page, size);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await select.selectOption({ label: state });
+      const toast = page.getByTestId("toast").filter({ hasText: `Moved to ${state}` });
+      await expect(toast).toBeVisible();
+      // The pointer on the toast holds it open while it is checked.
+      await toast.hover();
+      await checkDark(page, "admin-toast", [size], "[data-testid='toast']");
+      await toast.getByRole("button", { name: "Dismiss" }).click();
+      await expect(page.getByTestId("toast")).toHaveCount(0);
+    }
+    expectNoCspViolation(page, "the toasts");
+  } finally {
+    await own.remove();
+  }
 });
 
 test("sign-in: a wrong password keeps the email, and the password can be shown", async ({ page }) => {
@@ -576,11 +1020,12 @@ test("the API reference is Scalar, served by us: operations, search, no request 
   await page.goto("/docs/api");
   await expect(page).toHaveTitle(/API reference/);
   await page.waitForLoadState("networkidle");
-  await page.screenshot({ path: "test-results/screenshots/api-reference-loaded-1280x800.png" });
+  await saveScreenshot(page, "api-reference-loaded-1280x800");
   await expect(page.getByRole("heading", { name: "Client Portals API", exact: true })).toBeVisible();
-  await checkPage(page, "api-reference");
+  // Scalar's own light theme (components/api-reference.tsx) in either scheme.
+  await checkPage(page, "api-reference", false);
   await page.getByText("Selected Auth Type").first().click();
-  await page.screenshot({ path: "test-results/screenshots/api-reference-auth-1280x800.png" });
+  await saveScreenshot(page, "api-reference-auth-1280x800");
   expect(foreign).toEqual([]);
   await page.getByRole("link", { name: "Back to Client Portals" }).click();
   await expect(page).toHaveURL(/\/sign-in|\/org\/|\/guest/);

@@ -3,7 +3,7 @@ import bcrypt from "bcryptjs";
 import { expect, test, type Page } from "@playwright/test";
 
 import { query } from "./db";
-import { DEMO_PASSWORD, expectAxeClean } from "./support";
+import { DEMO_PASSWORD, expectAxeClean, saveScreenshot } from "./support";
 
 // Passkeys in Chromium with a virtual authenticator (Chrome DevTools Protocol, WebAuthn domain):
 // a member adds a passkey on the account page, signs out, and signs in with password and passkey,
@@ -68,7 +68,7 @@ async function signOut(page: Page) {
 async function shoot(page: Page, name: string) {
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: `test-results/screenshots/passkeys-${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `passkeys-${name}-${size.width}x${size.height}`, { fullPage: true });
     await expectAxeClean(page, `${name} at ${size.width}x${size.height}`);
   }
   await page.setViewportSize(SIZES[0]!);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "./db";
-import { authorizeNewClient, callbackServer, expectAxeClean } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, saveScreenshot } from "./support";
 
 // Guest account care, on a phone: a guest invited through the API signs in with
 // a magic link (and, being only a guest, lands on the guest home), then on another device forgets
@@ -20,7 +20,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${name} is wider than the phone`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/${name}-390x844.png`, fullPage: true });
+  await saveScreenshot(page, `${name}-390x844`, { fullPage: true });
   await expectAxeClean(page, name);
 }
 

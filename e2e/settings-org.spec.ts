@@ -2,7 +2,7 @@ import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
-import { authorizeNewClient, callbackServer, signIn } from "./support";
+import { authorizeNewClient, callbackServer, signIn, saveScreenshot } from "./support";
 
 // Organization settings as the demo admin: members (last admin protected, a role changed, a
 // colleague invited who accepts and sees the portals), workflow states, default guest
@@ -14,17 +14,28 @@ test.setTimeout(180_000);
 const callback = callbackServer();
 const NEW_MEMBER = `colleague-${Date.now()}@demo.test`;
 
+/** Axe and a screenshot at a laptop's and a phone's size, in the light and the dark colour scheme. */
 async function look(page: Page, name: string) {
-  for (const size of [
-    { width: 1280, height: 800 },
-    { width: 390, height: 844 },
-  ]) {
-    await page.setViewportSize(size);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(
+        violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`),
+        `${name} (${colorScheme}) at ${size.width}x${size.height}`,
+      ).toEqual([]);
+      const suffix = colorScheme === "dark" ? "-dark" : "";
+      await saveScreenshot(page, `${name}-${size.width}x${size.height}${suffix}`, { fullPage: true });
+    }
   }
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1280, height: 800 });
+  // A frame at this size, as a real window shows one after each resize (resize observers see it).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /** A real PNG logo: a 160×40 bar in the given colour with a white square, as an upload would be. */
@@ -57,6 +68,21 @@ function pngLogo(rgb: [number, number, number]): Buffer {
   ]);
 }
 
+/** Where the settings tabs' current tab is: "in view" when inside the row and under neither fade. */
+async function currentTabShown(page: Page): Promise<string> {
+  return page.getByTestId("nav-tabs").evaluate((nav) => {
+    const tab = nav.querySelector('[aria-current="page"]')!.getBoundingClientRect();
+    const row = nav.getBoundingClientRect();
+    if (tab.left < row.left - 1 || tab.right > row.right + 1) return `outside the row: ${tab.left}–${tab.right} in ${row.left}–${row.right}`;
+    for (const fade of nav.parentElement!.querySelectorAll("[data-testid^='tabs-more-']")) {
+      const f = fade.getBoundingClientRect();
+      if (f.left < tab.right - 1 && tab.left < f.right - 1)
+        return `under ${fade.getAttribute("data-testid")}: ${tab.left}–${tab.right}, the fade ${f.left}–${f.right}`;
+    }
+    return "in view";
+  });
+}
+
 async function admin(page: Page, path: string) {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
@@ -69,8 +95,28 @@ async function admin(page: Page, path: string) {
 test("members: the last admin is protected, a role changes, an invited colleague joins and sees the portals", async ({ page }) => {
   await admin(page, "Members");
   await look(page, "settings-members");
+  // On a phone each member's row reads as one unit: name and email, then the role, its button and
+  // the row's menu on one line, the menu at the row's end, nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const row of await page.getByTestId("member-row").all()) {
+    const email = (await row.getAttribute("aria-label"))!;
+    const [box, role, menu] = await Promise.all([
+      row.boundingBox(),
+      row.getByRole("combobox", { name: `Role of ${email}` }).boundingBox(),
+      row.getByRole("button", { name: `Actions for ${email}` }).boundingBox(),
+    ]);
+    const sameLine = menu!.y < role!.y + role!.height && role!.y < menu!.y + menu!.height;
+    expect(sameLine, `${email}: the menu (y ${menu!.y}) is on the role's line (y ${role!.y})`).toBe(true);
+    expect(box!.x + box!.width - (menu!.x + menu!.width), `${email}: the menu is at the row's end`).toBeLessThanOrEqual(17);
+    const widest = await row.evaluate((tr) => Math.max(...[...tr.querySelectorAll("*")].map((el) => el.getBoundingClientRect().right)));
+    expect(widest, `${email}: the row's parts fit the screen`).toBeLessThanOrEqual(390);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
   const me = page.getByRole("row", { name: "admin@demo.test" });
-  await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  // No red button on every row: Remove is in the row's menu.
+  await expect(page.getByRole("row").getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+  await me.getByRole("button", { name: "Actions for admin@demo.test" }).click();
+  await page.getByRole("menuitem", { name: "Remove" }).click();
   // Removal asks first: Cancel changes nothing, confirming submits.
   const ask = page.getByRole("alertdialog", { name: "Remove admin@demo.test?" });
   await expect(ask).toContainText("lose access to this organization");
@@ -78,13 +124,19 @@ test("members: the last admin is protected, a role changes, an invited colleague
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(ask).toHaveCount(0);
   await expect(me.getByRole("alert")).toHaveCount(0);
-  await me.getByRole("button", { name: "Remove admin@demo.test" }).click();
+  await me.getByRole("button", { name: "Actions for admin@demo.test" }).click();
+  await page.getByRole("menuitem", { name: "Remove" }).click();
   await ask.getByRole("button", { name: "Remove member" }).click();
   await expect(me.getByRole("alert")).toContainText("An organization needs at least one admin");
   await me.getByRole("combobox", { name: "Role of admin@demo.test" }).selectOption("member");
   await me.getByRole("button", { name: "Change role of admin@demo.test" }).click();
   // The role's own message (the refused removal's stays in its cell beside it).
   await expect(me.getByRole("cell", { name: /^Role of admin@demo\.test/ }).getByRole("alert")).toContainText("at least one admin");
+  // The row's select and its button are one height.
+  const select = await me.getByRole("combobox", { name: "Role of admin@demo.test" }).boundingBox();
+  const button = await me.getByRole("button", { name: "Change role of admin@demo.test" }).boundingBox();
+  expect(Math.round(button!.height), "Change role is as tall as the select beside it").toBe(Math.round(select!.height));
+  expect(Math.round(button!.y), "and level with it").toBe(Math.round(select!.y));
 
   // A role change, and back.
   const member = page.getByRole("row", { name: "member@demo.test" });
@@ -133,17 +185,24 @@ test("workflow states: add, reorder, and remove; a used one is refused with its 
   await expect(states.nth(3)).toHaveAccessibleName("Quality check");
   await expect(states.nth(4)).toHaveAccessibleName("Complete");
   await look(page, "settings-workflow-states");
+  // Every row's name field is as wide, whichever moves the row has.
+  const widths = await states.getByRole("textbox").evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().width)));
+  expect(new Set(widths).size, `name fields' widths ${widths.join(", ")}`).toBe(1);
 
   const used = page.getByRole("listitem", { name: "Waiting on client" });
-  await used.getByRole("button", { name: "Remove Waiting on client" }).click();
+  await expect(states.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+  await used.getByRole("button", { name: "Actions for Waiting on client" }).click();
+  await page.getByRole("menuitem", { name: "Remove" }).click();
   await page.getByRole("alertdialog", { name: "Remove the state “Waiting on client”?" }).getByRole("button", { name: "Remove state" }).click();
   await expect(used.getByRole("alert")).toContainText("Acme Ltd");
-  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Actions for Quality check" }).click();
+  await page.getByRole("menuitem", { name: "Remove" }).click();
   const ask = page.getByRole("alertdialog", { name: "Remove the state “Quality check”?" });
   await look(page, "settings-workflow-states-confirm-remove");
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(1);
-  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Remove Quality check" }).click();
+  await page.getByRole("listitem", { name: "Quality check" }).getByRole("button", { name: "Actions for Quality check" }).click();
+  await page.getByRole("menuitem", { name: "Remove" }).click();
   await ask.getByRole("button", { name: "Remove state" }).click();
   await expect(page.getByRole("listitem", { name: "Quality check" })).toHaveCount(0);
   await expect(states).toHaveCount(4);
@@ -156,6 +215,11 @@ test("default guest permissions are given to a guest invited afterwards", async 
   await page.getByRole("button", { name: "Save defaults" }).click();
   await expect(page.getByRole("status")).toContainText("Saved.");
   await look(page, "settings-guest-defaults");
+  // Narrowed after it was opened (a window resized, a tablet turned), the tabs scroll the current
+  // one back into view, clear of the fades that say more tabs are there.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => currentTabShown(page)).toBe("in view");
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // authorizeNewClient signs in afresh.
   await page.context().clearCookies();
@@ -183,18 +247,33 @@ test("default guest permissions are given to a guest invited afterwards", async 
 
 test("profile, and a guest's own notification settings", async ({ page }) => {
   await admin(page, "Profile");
-  await page.getByLabel("Brand colour").fill("#ffee00");
+  // The picker and the hex field follow each other; the contrast with white shows as it changes.
+  const hex = page.getByRole("textbox", { name: "Brand colour", exact: true });
+  const picker = page.getByLabel("Pick the brand colour");
+  const contrast = page.getByTestId("brand-contrast");
+  await expect(contrast).toContainText("Contrast with white: 8.");
+  await picker.fill("#0b5394");
+  await expect(hex).toHaveValue("#0b5394");
+  await expect(contrast).toHaveText(/^Contrast with white: 7\.\d\d:1 .*reads well/);
+  await hex.fill("#ffee00");
+  await expect(picker).toHaveValue("#ffee00");
+  await expect(contrast).toContainText("Contrast with white: 1.");
+  await expect(contrast).toContainText("need at least 4.5:1");
+  await expect(hex).toHaveAttribute("aria-invalid", "true");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "too light" })).toBeVisible();
   await expect(page.getByTestId("org-plan")).toHaveText("enterprise");
+  // The profile's fields are one width.
+  const nameWidth = (await page.locator("#org-name").boundingBox())!.width;
+  expect(Math.round((await page.locator("#org-time-zone").boundingBox())!.width)).toBe(Math.round(nameWidth));
   await look(page, "settings-profile");
   // A dark enough colour becomes the pages' brand colour; then back to the product's.
-  await page.getByLabel("Brand colour").fill("#0B5394");
+  await hex.fill("#0B5394");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("status")).toHaveText("Saved.");
   await page.reload();
   await expect(page.locator("[style*='--color-brand']").first()).toHaveAttribute("style", /--color-brand:\s*#0b5394/);
-  await page.getByLabel("Brand colour").fill("");
+  await hex.fill("");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("status")).toHaveText("Saved.");
 
@@ -220,10 +299,27 @@ test("logo: an SVG is refused, a PNG shows in the header of the organization's p
   await page
     .getByLabel("Logo image")
     .setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+  // Said before it is sent; the server refuses it too.
+  await expect(page.getByTestId("logo-problem")).toContainText("not a PNG or JPEG");
   await page.getByRole("button", { name: "Upload logo" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "must be a PNG or JPEG" })).toBeVisible();
 
-  await page.getByLabel("Logo image").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: pngLogo([11, 83, 148]) });
+  // Dropped on the zone: shown before it is uploaded.
+  const drop = await page.evaluateHandle(
+    (bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], "logo.png", { type: "image/png" }));
+      return transfer;
+    },
+    [...pngLogo([11, 83, 148])],
+  );
+  await page.getByTestId("logo-drop-zone").dispatchEvent("drop", { dataTransfer: drop });
+  await expect(page.getByTestId("logo-drop-zone")).toContainText("logo.png");
+  await expect(page.getByTestId("logo-problem")).toHaveCount(0);
+  // The server's refusal of the SVG went with the SVG: no error stays beside a valid choice.
+  await expect(page.getByRole("alert").filter({ hasText: "must be a PNG or JPEG" })).toHaveCount(0);
+  await expect.poll(() => page.getByTestId("logo-choice-preview").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+  await look(page, "settings-profile-logo-chosen");
   await page.getByRole("button", { name: "Upload logo" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Logo saved." })).toBeVisible();
   await page.reload();

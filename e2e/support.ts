@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 
 // What several specs need: the demo sign-in and an OAuth client's callback server on loopback.
 
@@ -13,6 +13,15 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Opens a developer page (API settings, Webhooks, Connected apps) from the header's Developers menu. */
+export async function openDeveloperPage(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole("button", { name: "Developers" });
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await page.locator("#developers-menu").getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
 }
 
 /**
@@ -60,7 +69,7 @@ export async function authorizeNewClient(
 ): Promise<{ clientId: string; clientSecret: string; accessToken: string }> {
   await page.goto("/sign-in");
   await signIn(page, "admin@demo.test");
-  await page.getByRole("link", { name: "API settings" }).click();
+  await openDeveloperPage(page, "API settings");
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Redirect URIs").fill(redirectUri);
   for (const scope of scopes) await page.getByRole("checkbox", { name: scope }).check();
@@ -85,6 +94,18 @@ export async function authorizeNewClient(
   return { clientId, clientSecret, accessToken: String(((await tokenResponse.json()) as Record<string, unknown>).access_token) };
 }
 
+/**
+ * Screenshots for people to look at, not assertions: written to `test-results/screenshots/<file>.png`
+ * when E2E_SCREENSHOTS=1 (`npm run test:screenshots`), skipped otherwise, as nobody looks at them
+ * in an ordinary run and a full-page capture costs as much as the checks beside it. (A failing test
+ * keeps its own screenshot and trace either way.)
+ */
+export async function saveScreenshot(target: Page | Locator, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (process.env["E2E_SCREENSHOTS"] !== "1") return;
+  const path = `test-results/screenshots/${file}.png`;
+  await ("goto" in target ? target.screenshot({ path, fullPage: options.fullPage ?? false }) : target.screenshot({ path }));
+}
+
 /** No serious or critical axe violation on the page as it is, each named with its elements. */
 export async function expectAxeClean(page: Page, name: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -105,7 +126,7 @@ export async function signedInAt(browser: Browser, email: string, size: { width:
   return page;
 }
 
-/** At `size`: a title, nothing wider than the screen, a full-page screenshot `test-results/screenshots/<file>-<w>x<h>.png`, no serious or critical axe violation. */
+/** At `size`: a title, nothing wider than the screen, a full-page screenshot `<file>-<w>x<h>` (saveScreenshot), no serious or critical axe violation. */
 export async function checkScreen(page: Page, file: string, size: { width: number; height: number }): Promise<void> {
   await page.setViewportSize(size);
   await page.waitForLoadState("networkidle");
@@ -113,6 +134,45 @@ export async function checkScreen(page: Page, file: string, size: { width: numbe
   await expect(page).toHaveTitle(/\S/);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${file} is wider than a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `test-results/screenshots/${file}-${size.width}x${size.height}.png`, fullPage: true });
+  await saveScreenshot(page, `${file}-${size.width}x${size.height}`, { fullPage: true });
   await expectAxeClean(page, file);
 }
+
+/**
+ * The relative luminance (WCAG) of an element's text colour and of what is painted behind it: its
+ * own background colour or the nearest ancestor's that is not transparent, in whatever syntax the
+ * browser computed them (a canvas turns them into sRGB).
+ */
+export async function luminances(element: Locator): Promise<{ text: number; background: number }> {
+  return element.evaluate((start) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 1;
+    const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+    const rgba = (colour: string) => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+      return ctx.getImageData(0, 0, 1, 1).data;
+    };
+    const luminance = (data: Uint8ClampedArray) => {
+      const [r, g, b] = [data[0]!, data[1]!, data[2]!].map((c) => {
+        const v = c / 255;
+        return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    let el: Element | null = start;
+    let data = rgba("white");
+    for (; el; el = el.parentElement) {
+      data = rgba(getComputedStyle(el).backgroundColor);
+      if (data[3]! > 0) break;
+    }
+    // No background anywhere: the canvas colour of the scheme, which the root's background decides.
+    if (!el) data = rgba(getComputedStyle(document.documentElement).colorScheme.includes("dark") ? "black" : "white");
+    const background = luminance(data);
+    return { text: luminance(rgba(getComputedStyle(start).color)), background };
+  });
+}
+
+/** The WCAG contrast ratio of two relative luminances. */
+export const contrastRatio = (a: number, b: number): number => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);

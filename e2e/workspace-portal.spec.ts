@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eServerEnv } from "./server-env";
-import { authorizeNewClient, callbackServer, expectAxeClean, signIn } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, signIn, saveScreenshot } from "./support";
 
 // The member workspace of a portal: the header (workflow state,
 // tags, archive), the Tasks, Guests, History and Settings tabs, as the demo admin uses them.
@@ -22,7 +22,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
     await page.waitForLoadState("networkidle");
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `test-results/screenshots/workspace-${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `workspace-${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   await expectAxeClean(page, name);
   await page.setViewportSize(SIZES[0]);
@@ -180,6 +180,10 @@ test("change the workflow state and see it in the history; edit tags; archive an
   await select.selectOption({ label: "In review" });
   await expect(toast(page, "Moved to In review")).toBeVisible();
 
+  // The tag field and its Add button are one height.
+  const tagField = (await page.getByLabel("New tag").boundingBox())!;
+  const addButton = (await page.getByRole("button", { name: "Add", exact: true }).boundingBox())!;
+  expect(Math.round(tagField.height), "the tag field is as tall as its Add button").toBe(Math.round(addButton.height));
   await page.getByLabel("New tag").fill("priority");
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page.getByTestId("tag-chip").filter({ hasText: "priority" })).toBeVisible();

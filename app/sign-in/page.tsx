@@ -27,7 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
-      <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
+      <h1 className="text-center text-2xl font-semibold text-brand-ink">Client Portals</h1>
       {error ? <Alert>{error}</Alert> : null}
       <PasswordSignInForm
         action={signInWithPassword}
@@ -36,7 +36,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         initial={{ reason, factors }}
         footer={
           <p className="mt-4 text-sm">
-            <Link className="text-brand underline" href="/sign-in/forgot">
+            <Link className="text-brand-ink underline" href="/sign-in/forgot">
               Forgot password?
             </Link>
           </p>

@@ -50,7 +50,7 @@ export function TwoFactorSetup({ start, confirm }: { start: FormAction<TwoFactor
         {secret}
       </p>
       <p className="text-sm break-all">
-        <a className="text-brand underline" href={uri}>
+        <a className="text-brand-ink underline" href={uri}>
           {uri}
         </a>
       </p>

@@ -50,7 +50,7 @@ export function PasskeyButton({
         {label}
       </Button>
       {problem ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {problem}
         </p>
       ) : null}

@@ -48,12 +48,12 @@ export function DeletedList({ actions, portalId, entries }: { actions: FileActio
           </Th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100">
+      <tbody className="divide-y divide-line-soft">
         {entries.map((e) => (
           <tr key={e.id} data-testid="deleted-row" data-name={e.name}>
             <Td>
               <span className="inline-flex items-center gap-2">
-                {e.isFolder ? <Folder aria-hidden size={16} className="text-slate-500" /> : <FileText aria-hidden size={16} className="text-slate-400" />}
+                {e.isFolder ? <Folder aria-hidden size={16} className="text-fg-subtle" /> : <FileText aria-hidden size={16} className="text-fg-faint" />}
                 {e.name}
               </span>
             </Td>

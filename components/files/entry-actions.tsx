@@ -154,16 +154,16 @@ function MoveDialog({
         <input type="hidden" name="fileId" value={entry.id} />
         <fieldset>
           <legend className="sr-only">Destination folder</legend>
-          <div className="max-h-72 space-y-0.5 overflow-y-auto rounded-md border border-slate-200 p-2" data-testid="move-tree">
+          <div className="max-h-72 space-y-0.5 overflow-y-auto rounded-md border border-line p-2" data-testid="move-tree">
             {options.map((o) => (
               <label
                 key={o.id}
-                className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-slate-50"
+                className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-subtle"
                 style={{ paddingLeft: `${0.5 + o.depth * 1}rem` }}
               >
                 <input type="radio" name="parentId" value={o.id} checked={target === o.id} onChange={() => setTarget(o.id)} className="accent-brand" />
                 <span className="truncate">{o.name}</span>
-                {o.id === (entry.parentId ?? "main") ? <span className="text-xs text-slate-500">(current)</span> : null}
+                {o.id === (entry.parentId ?? "main") ? <span className="text-xs text-fg-subtle">(current)</span> : null}
               </label>
             ))}
           </div>

@@ -130,7 +130,7 @@ function ImagePreview({ url, name }: { url: string; name: string }) {
   if (error) return <Alert>The image could not be loaded: close the preview and open it again, or download it.</Alert>;
   if (!src) return <Skeleton className="h-64 w-full" />;
   // eslint-disable-next-line @next/next/no-img-element -- a blob: URL of the user's file, not an optimizable asset
-  return <img src={src} alt={name} className="mx-auto max-h-[70vh] max-w-full rounded border border-slate-200" data-testid="image-preview" />;
+  return <img src={src} alt={name} className="mx-auto max-h-[70vh] max-w-full rounded border border-line" data-testid="image-preview" />;
 }
 
 function TextPreview({ url, csv }: { url: string; csv: boolean }) {
@@ -147,12 +147,12 @@ function TextPreview({ url, csv }: { url: string; csv: boolean }) {
   }, [url]);
   if (error) return <Alert>The file could not be loaded: close the preview and open it again, or download it.</Alert>;
   if (!content) return <Skeleton className="h-64 w-full" />;
-  const cutNote = content.cut ? <p className="mt-2 text-xs text-slate-500">Only the first 512 KB are shown: download the file to see all of it.</p> : null;
+  const cutNote = content.cut ? <p className="mt-2 text-xs text-fg-subtle">Only the first 512 KB are shown: download the file to see all of it.</p> : null;
   if (!csv) {
     return (
       <div>
         <pre
-          className="max-h-[60vh] overflow-auto rounded border border-slate-200 bg-slate-50 p-3 text-xs whitespace-pre-wrap"
+          className="max-h-[60vh] overflow-auto rounded border border-line bg-subtle p-3 text-xs whitespace-pre-wrap"
           data-testid="text-preview"
           tabIndex={0}
         >
@@ -166,9 +166,9 @@ function TextPreview({ url, csv }: { url: string; csv: boolean }) {
   const [head = [], ...body] = rows;
   return (
     <div>
-      <div className="max-h-[60vh] overflow-auto rounded border border-slate-200" tabIndex={0} role="region" aria-label="CSV contents">
+      <div className="max-h-[60vh] overflow-auto rounded border border-line" tabIndex={0} role="region" aria-label="CSV contents">
         <table className="min-w-full text-xs" data-testid="csv-preview">
-          <thead className="sticky top-0 bg-slate-100">
+          <thead className="sticky top-0 bg-muted">
             <tr>
               {head.map((h, i) => (
                 <th key={i} scope="col" className="px-2 py-1 text-left font-semibold">
@@ -177,7 +177,7 @@ function TextPreview({ url, csv }: { url: string; csv: boolean }) {
               ))}
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-line-soft">
             {body.map((r, i) => (
               <tr key={i}>
                 {r.map((c, j) => (
@@ -190,7 +190,7 @@ function TextPreview({ url, csv }: { url: string; csv: boolean }) {
           </tbody>
         </table>
       </div>
-      {truncated ? <p className="mt-2 text-xs text-slate-500">Only the first 500 rows are shown: download the file to see all of it.</p> : null}
+      {truncated ? <p className="mt-2 text-xs text-fg-subtle">Only the first 500 rows are shown: download the file to see all of it.</p> : null}
       {cutNote}
     </div>
   );

@@ -32,7 +32,7 @@ export function FolderTree({
               href={hrefOf(r.id)}
               aria-current={active ? "page" : undefined}
               style={{ paddingLeft: `${0.5 + r.depth * 0.875}rem` }}
-              className={`flex items-center gap-2 rounded-md py-1.5 pr-2 focus-visible:outline-2 focus-visible:outline-brand ${active ? "bg-brand/10 font-medium text-brand" : "text-slate-700 hover:bg-slate-100"}`}
+              className={`flex items-center gap-2 rounded-md py-1.5 pr-2 focus-visible:outline-2 focus-visible:outline-brand-ink ${active ? "bg-brand-ink/10 font-medium text-brand-ink" : "text-fg-2 hover:bg-muted"}`}
             >
               <Icon aria-hidden size={16} className="shrink-0" />
               <span className="truncate">{r.name}</span>

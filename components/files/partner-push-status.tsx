@@ -44,7 +44,7 @@ export function PartnerPushStatus({
 
   if (push.status === "sending") {
     return (
-      <span className="inline-flex items-center gap-1 text-xs text-sky-800" data-testid="partner-push-status" data-status="sending" role="status">
+      <span className="inline-flex items-center gap-1 text-xs text-info" data-testid="partner-push-status" data-status="sending" role="status">
         <Loader2 aria-hidden className="h-3.5 w-3.5 animate-spin" />
         Sending to partner{push.attempts > 0 ? ` (attempt ${push.attempts + 1})` : ""}
       </span>
@@ -52,7 +52,7 @@ export function PartnerPushStatus({
   }
   if (push.status === "sent") {
     return (
-      <span className="inline-flex items-center gap-1 text-xs text-emerald-800" data-testid="partner-push-status" data-status="sent">
+      <span className="inline-flex items-center gap-1 text-xs text-success-strong" data-testid="partner-push-status" data-status="sent">
         <CheckCircle2 aria-hidden className="h-3.5 w-3.5" />
         Sent to partner
       </span>
@@ -62,7 +62,7 @@ export function PartnerPushStatus({
     <form action={action} className="inline-flex flex-wrap items-center gap-2" data-testid="partner-push-status" data-status="failed">
       <input type="hidden" name="portalId" value={portalId} />
       <input type="hidden" name="fileId" value={fileId} />
-      <span className="inline-flex items-center gap-1 text-xs text-red-800" title={push.lastError ?? undefined}>
+      <span className="inline-flex items-center gap-1 text-xs text-danger-strong" title={push.lastError ?? undefined}>
         <AlertTriangle aria-hidden className="h-3.5 w-3.5" />
         Not sent to partner after {push.attempts} attempts
       </span>
@@ -71,7 +71,7 @@ export function PartnerPushStatus({
         {pending ? "Resending…" : "Resend"}
       </Button>
       {state.error ? (
-        <span role="alert" className="text-xs text-red-700">
+        <span role="alert" className="text-xs text-danger">
           {state.error}
         </span>
       ) : null}

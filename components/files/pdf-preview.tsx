@@ -60,7 +60,7 @@ export function PdfPreview({ url, title }: { url: string; title: string }) {
   const count = Math.min(shown, doc.numPages);
   return (
     <div className="space-y-4" data-testid="pdf-preview" data-pages={doc.numPages}>
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-fg-muted">
         {doc.numPages === 1 ? "1 page" : `${doc.numPages} pages`}
         {count < doc.numPages ? `, first ${count} shown` : ""}
       </p>
@@ -95,8 +95,9 @@ function PdfPage({ doc, pageNumber, label }: { doc: PdfDocument; pageNumber: num
       const viewport = page.getViewport({ scale: scale * ratio });
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);
+      // The width alone: the height follows the canvas's own proportions, so a page drawn for a
+      // wider window and then held to a narrower one (max-w-full) shrinks instead of stretching.
       canvas.style.width = `${Math.floor(viewport.width / ratio)}px`;
-      canvas.style.height = `${Math.floor(viewport.height / ratio)}px`;
       const task = page.render({ canvas, viewport });
       render = task;
       await task.promise;
@@ -112,9 +113,9 @@ function PdfPage({ doc, pageNumber, label }: { doc: PdfDocument; pageNumber: num
   }, [doc, pageNumber]);
 
   return (
-    <div className="w-full overflow-hidden rounded border border-slate-200 bg-white shadow-sm">
-      <canvas ref={canvasRef} role="img" aria-label={label} data-testid="pdf-page" data-state={state} className="block max-w-full" />
-      {state === "failed" ? <p className="p-3 text-sm text-red-700">Page {pageNumber} could not be drawn: download the file to see it.</p> : null}
+    <div className="w-full overflow-hidden rounded border border-line bg-surface shadow-sm">
+      <canvas ref={canvasRef} role="img" aria-label={label} data-testid="pdf-page" data-state={state} className="block h-auto max-w-full" />
+      {state === "failed" ? <p className="p-3 text-sm text-danger">Page {pageNumber} could not be drawn: download the file to see it.</p> : null}
     </div>
   );
 }

@@ -201,12 +201,12 @@ export function Uploader({
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
-        className={`flex flex-col items-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center text-sm ${dragging ? "border-brand bg-brand/5" : "border-slate-300 bg-white"}`}
+        className={`flex flex-col items-center gap-2 rounded-lg border-2 border-dashed px-4 py-6 text-center text-sm ${dragging ? "border-brand bg-brand-ink/5" : "border-line-strong bg-surface"}`}
         data-testid="drop-zone"
       >
-        <Upload aria-hidden size={24} className="text-slate-400" />
+        <Upload aria-hidden size={24} className="text-fg-faint" />
         {/* A phone has nothing to drop from: there the button offers the camera and the files. */}
-        <p className="text-slate-700 pointer-coarse:hidden">Drop files here, or</p>
+        <p className="text-fg-2 pointer-coarse:hidden">Drop files here, or</p>
         <label htmlFor={inputId} className="sr-only">
           Choose files to upload
         </label>
@@ -227,7 +227,7 @@ export function Uploader({
           <span className="pointer-coarse:hidden">Choose files</span>
           <span className="hidden pointer-coarse:inline">Take a photo or choose a file</span>
         </Button>
-        <p className="text-xs text-slate-500">Several files at once, up to 2 GB each.</p>
+        <p className="text-xs text-fg-subtle">Several files at once, up to 2 GB each.</p>
       </div>
       {items.length > 0 ? (
         <ul className="space-y-2" aria-label="Uploads">
@@ -262,14 +262,14 @@ function UploadRow({ item, onCancel, onRetry }: { item: Item; onCancel: () => vo
   const active = status === "queued" || status === "uploading" || status === "saving";
   const value = status === "done" ? 100 : status === "queued" ? 0 : progress;
   return (
-    <li className="rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="upload-row" data-status={status}>
+    <li className="rounded-md border border-line bg-surface p-3 text-sm" data-testid="upload-row" data-status={status}>
       <div className="mb-2 flex items-center justify-between gap-3">
-        <span className="min-w-0 truncate font-medium text-slate-900" title={file.name}>
+        <span className="min-w-0 truncate font-medium text-fg" title={file.name}>
           {file.name}
         </span>
-        <span className="flex shrink-0 items-center gap-2 text-slate-600">
-          {status === "done" ? <CheckCircle2 aria-hidden size={16} className="text-emerald-600" /> : null}
-          {status === "failed" ? <CircleAlert aria-hidden size={16} className="text-red-600" /> : null}
+        <span className="flex shrink-0 items-center gap-2 text-fg-muted">
+          {status === "done" ? <CheckCircle2 aria-hidden size={16} className="text-success" /> : null}
+          {status === "failed" ? <CircleAlert aria-hidden size={16} className="text-danger" /> : null}
           <span>
             {LABELS[status]}
             {status === "uploading" ? ` ${progress}%` : ""} · {formatSize(file.size)}
@@ -288,7 +288,7 @@ function UploadRow({ item, onCancel, onRetry }: { item: Item; onCancel: () => vo
       </div>
       <Progress value={value} label={`Upload of ${file.name}`} tone={status === "done" ? "success" : status === "failed" ? "danger" : "brand"} />
       {error ? (
-        <p role="alert" className="mt-2 text-red-700">
+        <p role="alert" className="mt-2 text-danger">
           {error}
         </p>
       ) : null}

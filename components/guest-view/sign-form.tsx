@@ -70,7 +70,7 @@ function DrawPad({ onChange }: { onChange: (dataUrl: string) => void }) {
 
   return (
     <div className="space-y-2">
-      <p id="draw-help" className="text-sm text-slate-600">
+      <p id="draw-help" className="text-sm text-fg-muted">
         Sign in the box with your finger, a pen or the mouse.
       </p>
       <canvas
@@ -81,8 +81,9 @@ function DrawPad({ onChange }: { onChange: (dataUrl: string) => void }) {
         role="img"
         aria-label={empty ? "Signature box, empty" : "Signature box, signed"}
         aria-describedby="draw-help"
-        // touch-action none: the finger draws instead of scrolling the page.
-        className="block aspect-[3/1] w-full touch-none rounded-md border-2 border-dashed border-slate-300 bg-white"
+        // touch-action none: the finger draws instead of scrolling the page. White in both colour
+        // schemes: the ink is dark, as it will be on the signed PDF.
+        className="block aspect-[3/1] w-full touch-none rounded-md border-2 border-dashed border-line-strong bg-white"
         onPointerDown={down}
         onPointerMove={move}
         onPointerUp={up}
@@ -117,11 +118,11 @@ export function SignForm({
   if (state.signedFileId) {
     return (
       <div role="status" className="space-y-3">
-        <p className="flex items-center gap-2 text-lg font-semibold text-green-700">
+        <p className="flex items-center gap-2 text-lg font-semibold text-success">
           <CheckCircle2 aria-hidden className="size-5" /> Signed. Thank you!
         </p>
-        <p className="text-sm text-slate-700">The signed copy is now in your portal, next to the original.</p>
-        <Link className="inline-block font-medium text-brand underline" href={portalHref}>
+        <p className="text-sm text-fg-2">The signed copy is now in your portal, next to the original.</p>
+        <Link className="inline-block font-medium text-brand-ink underline" href={portalHref}>
           Back to the portal
         </Link>
       </div>
@@ -134,8 +135,8 @@ export function SignForm({
       role="radio"
       aria-checked={method === value}
       onClick={() => setMethod(value)}
-      className={`flex flex-1 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand ${
-        method === value ? "bg-brand text-white" : "bg-white text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+      className={`flex flex-1 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-ink ${
+        method === value ? "bg-brand text-white" : "bg-surface text-fg-2 ring-1 ring-line-strong hover:bg-subtle"
       }`}
     >
       <Icon aria-hidden className="size-4" /> {label}

@@ -41,7 +41,7 @@ function useTaskAction(action: FormAction<TaskFormState>, title: string, descrip
 
 function Done({ children }: { children: string }) {
   return (
-    <p role="status" className="flex items-center gap-2 text-sm font-medium text-green-700">
+    <p role="status" className="flex items-center gap-2 text-sm font-medium text-success">
       <CheckCircle2 aria-hidden className="size-4" /> {children}
     </p>
   );
@@ -107,7 +107,7 @@ export function FillForm({
 }) {
   const [state, formAction, pending] = useTaskAction(action, "Form sent", next);
   if (state.done) return <Done>Form sent. Thank you!</Done>;
-  if (fields.length === 0) return <p className="text-sm text-slate-600">The firm has not added the questions of this form yet. Come back later.</p>;
+  if (fields.length === 0) return <p className="text-sm text-fg-muted">The firm has not added the questions of this form yet. Come back later.</p>;
   const errors = state.fieldErrors ?? {};
   return (
     // noValidate: the server checks every field and says what to fix, in the same words on every browser.
@@ -150,7 +150,7 @@ export function FillForm({
                   aria-describedby={error ? `${id}-error` : undefined}
                 />
                 {error ? (
-                  <span id={`${id}-error`} role="alert" className="mt-1 block text-sm text-red-700">
+                  <span id={`${id}-error`} role="alert" className="mt-1 block text-sm text-danger">
                     {error}
                   </span>
                 ) : null}

@@ -49,11 +49,13 @@ export function InviteGuestsDialog({ portalId, action, defaults }: { portalId: s
           error={errors.emails}
         />
         <Input id="guest-name" name="name" label="Name (optional, one guest only)" maxLength={200} error={errors.name} />
-        <div className="rounded-md bg-slate-50 p-3 text-sm">
-          <p className="font-medium text-slate-700">They can</p>
-          <PermissionList permissions={defaults} />
-          <p className="mt-1 text-xs text-slate-600">The organization&apos;s default guest permissions.</p>
-        </div>
+        <fieldset className="rounded-md border border-line bg-subtle px-3 pt-1 pb-2 text-sm" aria-describedby="guest-permissions-hint">
+          <legend className="px-1 font-medium text-fg-2">Permissions</legend>
+          <p id="guest-permissions-hint" className="text-xs text-fg-muted">
+            The organization&apos;s default guest permissions, set in Settings → Guest defaults.
+          </p>
+          <PermissionList permissions={defaults} described />
+        </fieldset>
         <DialogFooter>
           <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
             Cancel

@@ -56,7 +56,7 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
       ref={list}
       onKeyDown={onKeyDown}
       aria-label="Inbox items"
-      className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
+      className="divide-y divide-line-soft rounded-lg border border-line bg-surface"
       data-testid="inbox-list"
     >
       {rows.map((r) => {
@@ -69,10 +69,10 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
             data-testid="inbox-item"
             data-kind={r.kind}
             data-unread={unread ? "true" : undefined}
-            className={unread ? "bg-brand-soft/40" : ""}
+            className={unread ? "bg-brand-wash/40" : ""}
           >
             <div className="flex items-start gap-3 px-3 py-3 sm:px-4">
-              <Icon aria-hidden className={`mt-0.5 size-5 shrink-0 ${r.kind === "overdue" ? "text-amber-700" : "text-slate-500"}`} />
+              <Icon aria-hidden className={`mt-0.5 size-5 shrink-0 ${r.kind === "overdue" ? "text-warning" : "text-fg-subtle"}`} />
               <div className="min-w-0 flex-1">
                 <form
                   action={async (data) => {
@@ -84,7 +84,7 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
                     <Link
                       href={r.href}
                       data-inbox-open=""
-                      className="block text-left font-medium text-slate-900 hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+                      className="block text-left font-medium text-fg hover:text-brand-ink focus-visible:outline-2 focus-visible:outline-brand-ink"
                     >
                       {r.title}
                     </Link>
@@ -92,14 +92,14 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
                     <button
                       type="submit"
                       data-inbox-open=""
-                      className={`block w-full text-left break-words hover:text-brand focus-visible:outline-2 focus-visible:outline-brand ${unread ? "font-semibold text-slate-900" : "text-slate-800"}`}
+                      className={`block w-full text-left break-words hover:text-brand-ink focus-visible:outline-2 focus-visible:outline-brand-ink ${unread ? "font-semibold text-fg" : "text-fg"}`}
                     >
                       {unread ? <span className="sr-only">Unread: </span> : null}
                       {r.title}
                     </button>
                   )}
                 </form>
-                <p className="mt-0.5 text-sm text-slate-600">
+                <p className="mt-0.5 text-sm text-fg-muted">
                   {r.kind === "overdue" ? (
                     <>
                       Request due <Time value={r.at} format="date" />, still open
@@ -108,12 +108,12 @@ export function InboxList({ rows, open }: { rows: InboxRow[]; open: (state: Reco
                     `${r.actor ?? "A client"} ${k.verb}`
                   )}{" "}
                   ·{" "}
-                  <Link href={r.portalHref} className="underline hover:text-brand" aria-label={`Only ${r.portalName}`}>
+                  <Link href={r.portalHref} className="underline hover:text-brand-ink" aria-label={`Only ${r.portalName}`}>
                     {r.portalName}
                   </Link>
                 </p>
               </div>
-              <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-slate-600">
+              <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-fg-muted">
                 <Badge tone={r.kind === "overdue" ? "warning" : unread ? "brand" : "neutral"}>{unread ? `New · ${k.label}` : k.label}</Badge>
                 {r.kind === "overdue" ? null : <Time value={r.at} format="relative" />}
               </div>

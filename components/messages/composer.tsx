@@ -68,7 +68,7 @@ export function MessageComposer({
       {files.length > 0 ? (
         <ul className="flex flex-wrap gap-2" aria-label="Attached files">
           {files.map((f) => (
-            <li key={f.id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-1 pr-1 pl-3 text-sm text-slate-800" data-testid="attachment">
+            <li key={f.id} className="inline-flex items-center gap-1 rounded-full bg-muted py-1 pr-1 pl-3 text-sm text-fg" data-testid="attachment">
               <Paperclip aria-hidden className="size-3.5" /> {f.name}
               <Button variant="ghost" size="sm" aria-label={`Remove ${f.name}`} onClick={() => setFiles((c) => c.filter((x) => x.id !== f.id))}>
                 <X aria-hidden className="size-3.5" />

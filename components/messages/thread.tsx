@@ -37,7 +37,7 @@ export function MessageThread({
   return (
     <div className="space-y-3">
       {olderHref ? (
-        <Link href={olderHref} className="text-sm font-medium text-brand underline">
+        <Link href={olderHref} className="text-sm font-medium text-brand-ink underline">
           Older messages
         </Link>
       ) : null}
@@ -48,14 +48,14 @@ export function MessageThread({
             id={`message-${m.id}`}
             data-testid="message"
             data-unread={m.unread ? "true" : undefined}
-            className={`scroll-mt-4 rounded-lg border p-3 text-sm sm:p-4 ${m.mine ? "ml-6 border-brand/20 bg-brand-soft sm:ml-16" : "mr-6 border-slate-200 bg-white sm:mr-16"}`}
+            className={`scroll-mt-4 rounded-lg border p-3 text-sm sm:p-4 ${m.mine ? "ml-6 border-brand/20 bg-brand-wash sm:ml-16" : "mr-6 border-line bg-surface sm:mr-16"}`}
           >
             <div className="mb-1 flex flex-wrap items-center justify-between gap-2">
-              <span className="font-medium text-slate-900">
+              <span className="font-medium text-fg">
                 {m.mine ? "You" : (m.author ?? "Former user")}
-                <span className="font-normal text-slate-600"> · {m.fromFirm ? firmName : "Client"}</span>
+                <span className="font-normal text-fg-muted"> · {m.fromFirm ? firmName : "Client"}</span>
               </span>
-              <span className="flex items-center gap-2 text-xs text-slate-600">
+              <span className="flex items-center gap-2 text-xs text-fg-muted">
                 {m.unread ? (
                   <Badge tone="info" className="unread-marker">
                     New
@@ -64,20 +64,20 @@ export function MessageThread({
                 <Time value={m.createdAt} format="relative" />
               </span>
             </div>
-            {m.body ? <p className="break-words whitespace-pre-line text-slate-800">{m.body}</p> : null}
+            {m.body ? <p className="break-words whitespace-pre-line text-fg">{m.body}</p> : null}
             {m.files.length > 0 ? (
               <ul className="mt-2 space-y-1" aria-label="Attachments">
                 {m.files.map((f) => (
                   <li key={f.id} className="flex items-center gap-2" data-testid="message-attachment">
-                    <Paperclip aria-hidden className="size-4 shrink-0 text-slate-500" />
+                    <Paperclip aria-hidden className="size-4 shrink-0 text-fg-subtle" />
                     {canDownload ? (
-                      <a href={fileDownloadPath(orgId, portalId, f.id)} className="min-w-0 truncate font-medium text-brand underline">
+                      <a href={fileDownloadPath(orgId, portalId, f.id)} className="min-w-0 truncate font-medium text-brand-ink underline">
                         {f.name}
                       </a>
                     ) : (
-                      <span className="min-w-0 truncate text-slate-800">{f.name}</span>
+                      <span className="min-w-0 truncate text-fg">{f.name}</span>
                     )}
-                    <span className="shrink-0 text-xs text-slate-600">{formatSize(f.size)}</span>
+                    <span className="shrink-0 text-xs text-fg-muted">{formatSize(f.size)}</span>
                   </li>
                 ))}
               </ul>

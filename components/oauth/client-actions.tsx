@@ -52,9 +52,9 @@ function ConfirmedAction({
     );
   }
   return (
-    <form action={action} className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
+    <form action={action} className="flex flex-wrap items-center gap-2 rounded-md bg-subtle p-2">
       <input type="hidden" name="id" value={id} />
-      <span className="text-sm text-slate-700">{warning}</span>
+      <span className="text-sm text-fg-2">{warning}</span>
       <SubmitButton variant={variant}>{confirmLabel}</SubmitButton>
       <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
         Cancel

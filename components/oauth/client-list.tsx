@@ -35,18 +35,18 @@ export function ClientList({
   remove: FormAction<ClientActionState>;
   updateProfile: FormAction<ClientProfileState>;
 }) {
-  if (clients.length === 0) return <p className="text-sm text-slate-600">No clients yet.</p>;
+  if (clients.length === 0) return <p className="text-sm text-fg-muted">No clients yet.</p>;
   return (
     <ul className="space-y-4">
       {clients.map((c) => (
-        <li key={c.id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="oauth-client" aria-label={c.name}>
+        <li key={c.id} className="space-y-3 rounded-md border border-line p-4" data-testid="oauth-client" aria-label={c.name}>
           <h3 className="font-semibold">{c.name}</h3>
           <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[10rem_1fr]">
-            <dt className="text-slate-600">Client ID</dt>
+            <dt className="text-fg-muted">Client ID</dt>
             <dd>
               <code className="break-all">{c.clientId}</code>
             </dd>
-            <dt className="text-slate-600">Client secret</dt>
+            <dt className="text-fg-muted">Client secret</dt>
             <dd>
               {c.isPublic ? (
                 <span data-testid="secret-hint">None: a public client registered by an MCP client (PKCE)</span>
@@ -54,13 +54,13 @@ export function ClientList({
                 <code data-testid="secret-hint">••••{c.secretHint}</code>
               )}
               {c.secretRotatedAt ? (
-                <span className="text-slate-500">
+                <span className="text-fg-subtle">
                   {" "}
                   (rotated <When date={c.secretRotatedAt} />)
                 </span>
               ) : null}
             </dd>
-            <dt className="text-slate-600">Redirect URIs</dt>
+            <dt className="text-fg-muted">Redirect URIs</dt>
             <dd>
               <ul>
                 {c.redirectUris.map((u) => (
@@ -70,11 +70,11 @@ export function ClientList({
                 ))}
               </ul>
             </dd>
-            <dt className="text-slate-600">Allowed scopes</dt>
+            <dt className="text-fg-muted">Allowed scopes</dt>
             <dd>
               <code>{c.allowedScopes.join(" ")}</code>
             </dd>
-            <dt className="text-slate-600">Publisher</dt>
+            <dt className="text-fg-muted">Publisher</dt>
             <dd data-testid="client-publisher">
               {c.publisherName ?? "—"}
               {c.websiteUrl ? (
@@ -84,7 +84,7 @@ export function ClientList({
                 </>
               ) : null}
             </dd>
-            <dt className="text-slate-600">Created</dt>
+            <dt className="text-fg-muted">Created</dt>
             <dd>
               <When date={c.createdAt} />
             </dd>

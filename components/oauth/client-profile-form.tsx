@@ -25,7 +25,7 @@ export function ClientProfileForm({ id, name, initial, action }: { id: string; n
           Edit app details
         </Button>
         {state.saved ? (
-          <span role="status" className="text-sm text-emerald-700">
+          <span role="status" className="text-sm text-success">
             App details saved.
           </span>
         ) : null}
@@ -33,9 +33,9 @@ export function ClientProfileForm({ id, name, initial, action }: { id: string; n
     );
   }
   return (
-    <form action={formAction} className="space-y-3 rounded-md border border-slate-200 p-4">
+    <form action={formAction} className="space-y-3 rounded-md border border-line p-4">
       <input type="hidden" name="id" value={id} />
-      <p className="text-sm text-slate-600">Shown to people deciding on the consent screen. All optional; https only.</p>
+      <p className="text-sm text-fg-muted">Shown to people deciding on the consent screen. All optional; https only.</p>
       {state.error ? <Alert>{state.error}</Alert> : null}
       <Input label="Publisher" id={`${id}-publisher`} name="publisherName" maxLength={100} defaultValue={values.publisherName} error={errors.publisherName} />
       <Input
@@ -65,7 +65,7 @@ export function ClientProfileForm({ id, name, initial, action }: { id: string; n
         </Button>
       </div>
       {state.saved ? (
-        <span role="status" className="text-sm text-emerald-700">
+        <span role="status" className="text-sm text-success">
           App details saved.
         </span>
       ) : null}

@@ -17,7 +17,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       <Button type="button" variant="secondary" onClick={copy} aria-label={label}>
         Copy
       </Button>
-      <span role="status" className="text-xs text-slate-600">
+      <span role="status" className="text-xs text-fg-muted">
         {status === "copied" ? "Copied" : status === "failed" ? "Copy failed: select the text and copy it" : ""}
       </span>
     </span>

@@ -32,7 +32,7 @@ export function CreateClientForm({ action }: { action: FormAction<CreateClientSt
       <form action={formAction} className="space-y-4">
         <Input label="Name" id="client-name" name="name" required maxLength={100} defaultValue={values?.name ?? ""} error={state.fieldErrors?.name} />
         <label htmlFor="redirect-uris" className="block text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Redirect URIs</span>
+          <span className="mb-1 block font-medium text-fg-2">Redirect URIs</span>
           <textarea
             id="redirect-uris"
             name="redirect_uris"
@@ -41,10 +41,10 @@ export function CreateClientForm({ action }: { action: FormAction<CreateClientSt
             aria-describedby={state.fieldErrors?.redirect_uris ? "redirect-uris-error redirect-uris-hint" : "redirect-uris-hint"}
             aria-invalid={state.fieldErrors?.redirect_uris ? true : undefined}
             defaultValue={values?.redirectUris ?? ""}
-            className={`block w-full rounded-md border bg-white px-3 py-2 font-mono text-sm ${state.fieldErrors?.redirect_uris ? "border-red-500" : "border-slate-300"}`}
+            className={`block w-full rounded-md border bg-surface px-3 py-2 font-mono text-sm ${state.fieldErrors?.redirect_uris ? "border-danger-edge" : "border-line-strong"}`}
           />
           <FieldError id="redirect-uris-error" message={state.fieldErrors?.redirect_uris} />
-          <span id="redirect-uris-hint" className="mt-1 block text-xs text-slate-500">
+          <span id="redirect-uris-hint" className="mt-1 block text-xs text-fg-subtle">
             One per line, at most 10. https, or http on localhost for development. Must match exactly what the app sends.
           </span>
         </label>

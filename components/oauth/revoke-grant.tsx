@@ -11,7 +11,7 @@ export function RevokeGrant({ grantId, appName, action }: { grantId: string; app
     <form action={formAction} className="flex items-center gap-3">
       <input type="hidden" name="id" value={grantId} />
       {state.error ? (
-        <span role="alert" className="text-sm text-red-700">
+        <span role="alert" className="text-sm text-danger">
           {state.error}
         </span>
       ) : null}

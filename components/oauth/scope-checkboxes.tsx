@@ -26,7 +26,7 @@ export function ScopeCheckboxes({
 }) {
   return (
     <fieldset className="space-y-2" aria-describedby={error ? `${idPrefix}-scopes-error` : undefined}>
-      <legend className="mb-2 text-sm font-medium text-slate-700">{legend}</legend>
+      <legend className="mb-2 text-sm font-medium text-fg-2">{legend}</legend>
       <FieldError id={`${idPrefix}-scopes-error`} message={error} />
       {scopes.map((scope) => {
         const id = `${idPrefix}-${scope.replace(":", "-")}`;
@@ -39,23 +39,23 @@ export function ScopeCheckboxes({
               value={scope}
               defaultChecked={checked.includes(scope)}
               aria-describedby={`${id}-meaning`}
-              className="mt-1 h-4 w-4 rounded border-slate-300"
+              className="mt-1 h-4 w-4 rounded border-line-strong"
             />
             {lead === "meaning" ? (
               <div className="text-sm">
-                <label htmlFor={id} className="font-medium text-slate-800">
+                <label htmlFor={id} className="font-medium text-fg">
                   {SCOPES[scope]}
                 </label>
-                <p id={`${id}-meaning`} className="font-mono text-xs text-slate-500">
+                <p id={`${id}-meaning`} className="font-mono text-xs text-fg-subtle">
                   {scope}
                 </p>
               </div>
             ) : (
               <div className="text-sm">
-                <label htmlFor={id} className="font-mono font-medium text-slate-800">
+                <label htmlFor={id} className="font-mono font-medium text-fg">
                   {scope}
                 </label>
-                <p id={`${id}-meaning`} className="text-slate-600">
+                <p id={`${id}-meaning`} className="text-fg-muted">
                   {SCOPES[scope]}
                 </p>
               </div>

@@ -20,7 +20,7 @@ export function SecretReveal({ clientId, secret, title, onDone }: { clientId?: s
       tabIndex={-1}
       role="region"
       aria-labelledby={`reveal-${secret.slice(-8)}`}
-      className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4 outline-none focus-visible:ring-2 focus-visible:ring-amber-500"
+      className="space-y-3 rounded-md border border-warning-line bg-warning-soft p-4 outline-none focus-visible:ring-2 focus-visible:ring-warning-edge"
       data-testid="secret-reveal"
     >
       <p className="font-medium" id={`reveal-${secret.slice(-8)}`}>
@@ -39,9 +39,9 @@ export function SecretReveal({ clientId, secret, title, onDone }: { clientId?: s
 function CopyableValue({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <div className="text-sm">
-      <span className="block text-slate-600">{label}</span>
+      <span className="block text-fg-muted">{label}</span>
       <span className="flex flex-wrap items-center gap-2">
-        <code className="break-all rounded bg-white px-2 py-1" data-testid={testId}>
+        <code className="break-all rounded bg-surface px-2 py-1" data-testid={testId}>
           {value}
         </code>
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />

@@ -14,6 +14,7 @@ const WHAT: Record<string, (m: Meta) => string> = {
   "portal.restored": () => "Restored the portal from the archive",
   "portal.workflow_changed": (m) => `Moved the portal ${m.from ? `from ${quoted(m.from)} ` : ""}to ${quoted(m.to)}`,
   "portal.external_ids_changed": () => "Changed the external system ids",
+  "portal.responsible_changed": (m) => (str(m.to) ? `Made ${str(m.to)} responsible for the portal` : "Named nobody responsible for the portal"),
   "file.uploaded": (m) => `Uploaded ${quoted(m.name)}`,
   "file.deleted": (m) => `Deleted ${quoted(m.name)}`,
   "file.renamed": (m) => `Renamed ${quoted(m.from)} to ${quoted(m.to)}`,

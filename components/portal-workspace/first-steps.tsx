@@ -41,12 +41,12 @@ export function FirstSteps({ steps, guestsHref, tasksHref }: { steps: PortalFirs
   const done = list.filter((s) => s.done).length;
   if (done === list.length) return null;
   return (
-    <section aria-labelledby="first-steps-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="first-steps">
+    <section aria-labelledby="first-steps-heading" className="rounded-lg border border-line bg-surface p-4 shadow-sm" data-testid="first-steps">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id="first-steps-heading" className="font-semibold">
           Get this portal started
         </h3>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           {done} of {list.length} done
         </p>
       </div>
@@ -54,20 +54,20 @@ export function FirstSteps({ steps, guestsHref, tasksHref }: { steps: PortalFirs
         {list.map((s) => (
           <li key={s.title} className="flex gap-2" data-testid="first-step" data-done={s.done ? "true" : "false"}>
             {s.done ? (
-              <CheckCircle2 aria-hidden size={20} className="mt-0.5 shrink-0 text-emerald-600" />
+              <CheckCircle2 aria-hidden size={20} className="mt-0.5 shrink-0 text-success" />
             ) : (
-              <Circle aria-hidden size={20} className="mt-0.5 shrink-0 text-slate-400" />
+              <Circle aria-hidden size={20} className="mt-0.5 shrink-0 text-fg-faint" />
             )}
             <div className="min-w-0 text-sm">
-              <p className={`font-medium ${s.done ? "text-slate-500 line-through" : "text-slate-900"}`}>
+              <p className={`font-medium ${s.done ? "text-fg-subtle line-through" : "text-fg"}`}>
                 {s.title}
                 <span className="sr-only">{s.done ? " (done)" : " (to do)"}</span>
               </p>
               {s.done ? null : (
                 <>
-                  <p className="text-slate-600">{s.hint}</p>
+                  <p className="text-fg-muted">{s.hint}</p>
                   {s.href ? (
-                    <Link href={s.href} className="mt-1 inline-block font-medium text-brand underline">
+                    <Link href={s.href} className="mt-1 inline-block font-medium text-brand-ink underline">
                       {s.cta}
                     </Link>
                   ) : null}

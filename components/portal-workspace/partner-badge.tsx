@@ -15,12 +15,12 @@ export interface PartnerLinkView {
 }
 
 const LOOK = {
-  verifying: { tone: "bg-sky-100 text-sky-800", Icon: Loader2, label: "Verifying partner id" },
-  linked: { tone: "bg-emerald-100 text-emerald-800", Icon: CheckCircle2, label: "Linked" },
-  not_found: { tone: "bg-amber-100 text-amber-900", Icon: SearchX, label: "Unknown to the partner" },
-  credential_rejected: { tone: "bg-red-100 text-red-800", Icon: KeyRound, label: "Partner credentials rejected" },
-  error: { tone: "bg-red-100 text-red-800", Icon: AlertTriangle, label: "Partner check failed" },
-  unlinked: { tone: "bg-slate-200 text-slate-700", Icon: Link2Off, label: "Not linked" },
+  verifying: { tone: "bg-info-tint text-info", Icon: Loader2, label: "Verifying partner id" },
+  linked: { tone: "bg-success-tint text-success-strong", Icon: CheckCircle2, label: "Linked" },
+  not_found: { tone: "bg-warning-tint text-warning-strong", Icon: SearchX, label: "Unknown to the partner" },
+  credential_rejected: { tone: "bg-danger-tint text-danger-strong", Icon: KeyRound, label: "Partner credentials rejected" },
+  error: { tone: "bg-danger-tint text-danger-strong", Icon: AlertTriangle, label: "Partner check failed" },
+  unlinked: { tone: "bg-track text-fg-2", Icon: Link2Off, label: "Not linked" },
 } as const;
 
 /** What to do about each state, for the badge's title and screen readers. */

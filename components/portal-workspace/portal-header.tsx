@@ -46,12 +46,12 @@ export function PortalHeader({
             {badge}
           </div>
           {portal.isTemplate ? (
-            <p className="text-sm text-slate-600">
+            <p className="text-sm text-fg-muted">
               New portals started from this template get its folders, tags, workflow state and request list; its PDFs can be sent for signature in requests.
             </p>
           ) : null}
           {externalIds.length > 0 ? (
-            <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="External system ids" data-testid="external-ids">
+            <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-fg-muted" aria-label="External system ids" data-testid="external-ids">
               {externalIds.map(([system, value]) => (
                 <div key={system} className="inline-flex items-center gap-1">
                   <KeyRound aria-hidden size={12} />

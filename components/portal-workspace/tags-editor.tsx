@@ -4,6 +4,7 @@ import { Plus, X } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/field-error";
+import { CONTROL_HEIGHT_SM } from "@/components/ui/field";
 import { MAX_TAG_LENGTH, MAX_TAGS } from "@/lib/portals/limits";
 import type { BoundAction } from "./state";
 import { useRunAction } from "./use-run-action";
@@ -35,13 +36,13 @@ export function TagsEditor({ portalId, tags, action, idPrefix = "" }: { portalId
 
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="tags-editor">
-      <span className="text-sm font-medium text-slate-700" id={ids.label}>
+      <span className="text-sm font-medium text-fg-2" id={ids.label}>
         Tags
       </span>
       <ul className="contents" aria-labelledby={ids.label}>
-        {tags.length === 0 ? <li className="text-sm text-slate-500">None yet</li> : null}
+        {tags.length === 0 ? <li className="text-sm text-fg-subtle">None yet</li> : null}
         {tags.map((tag) => (
-          <li key={tag} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 pr-1 pl-2.5 text-sm text-slate-800" data-testid="tag-chip">
+          <li key={tag} className="inline-flex items-center gap-1 rounded-full bg-muted py-0.5 pr-1 pl-2.5 text-sm text-fg" data-testid="tag-chip">
             {tag}
             <button
               type="button"
@@ -53,7 +54,7 @@ export function TagsEditor({ portalId, tags, action, idPrefix = "" }: { portalId
                 )
               }
               aria-label={`Remove tag ${tag}`}
-              className="rounded-full p-0.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-brand"
+              className="rounded-full p-0.5 text-fg-subtle hover:bg-track hover:text-fg focus-visible:outline-2 focus-visible:outline-brand-ink"
             >
               <X aria-hidden size={14} />
             </button>
@@ -80,7 +81,7 @@ export function TagsEditor({ portalId, tags, action, idPrefix = "" }: { portalId
           placeholder="Add a tag"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? ids.error : undefined}
-          className="w-36 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus:border-brand focus:ring-1 focus:ring-brand focus:outline-none"
+          className={`${CONTROL_HEIGHT_SM} w-36 rounded-md border border-line-strong bg-surface px-2 text-sm focus:border-brand-ink focus:ring-1 focus:ring-brand-ink focus:outline-none`}
         />
         <Button type="submit" size="sm" variant="secondary" disabled={pending}>
           <Plus aria-hidden size={14} />

@@ -18,7 +18,7 @@ export function WorkflowSelect({
 }) {
   const { run, pending } = useRunAction(action);
   if (states.length === 0) {
-    return <p className="text-sm text-slate-600">No workflow states yet: an admin adds them in the organization settings.</p>;
+    return <p className="text-sm text-fg-muted">No workflow states yet: an admin adds them in the organization settings.</p>;
   }
   return (
     <div className="w-56 max-w-full">

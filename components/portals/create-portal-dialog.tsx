@@ -58,12 +58,12 @@ export function CreatePortalDialog({
             aria-describedby="new-portal-template-hint"
             error={errors.templateId}
           />
-          <p id="new-portal-template-hint" className="mt-1 text-xs text-slate-600" data-testid="template-hint">
+          <p id="new-portal-template-hint" className="mt-1 text-xs text-fg-muted" data-testid="template-hint">
             {templateHint}
           </p>
         </div>
         <fieldset className="text-sm">
-          <legend className="mb-1 font-medium text-slate-700">Create as</legend>
+          <legend className="mb-1 font-medium text-fg-2">Create as</legend>
           <label className="mr-4 inline-flex items-center gap-2">
             <input type="radio" name="kind" value="portal" defaultChecked /> A client portal
           </label>

@@ -10,7 +10,8 @@ import { SearchAsYouType } from "./search-as-you-type";
  * The list's search and filters: a plain GET form, so every choice is in the URL (shareable, the
  * back button returns to the previous one) and works before any script has loaded; the name
  * search also applies as the member types. Portals and templates are the list's two tabs; the
- * form keeps the one it is on.
+ * form keeps the one it is on. From 1024 px the fields and buttons are one row, so the first
+ * portals show on a laptop's first screen.
  */
 export function PortalFilters({ action, search, states }: { action: string; search: PortalSearch; states: { id: string; name: string }[] }) {
   return (
@@ -19,9 +20,9 @@ export function PortalFilters({ action, search, states }: { action: string; sear
       action={action}
       role="search"
       aria-label="Portals"
-      className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 md:grid-cols-6 md:items-end"
+      className="grid grid-cols-2 gap-3 rounded-lg border border-line bg-surface p-3 md:grid-cols-6 md:items-end lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto]"
     >
-      <div className="col-span-2">
+      <div className="col-span-2 lg:col-span-1">
         <SearchAsYouType label="Search by name" id="portal-q" name="q" defaultValue={search.q ?? ""} placeholder="e.g. Acme" />
       </div>
       <Select
@@ -56,8 +57,8 @@ export function PortalFilters({ action, search, states }: { action: string; sear
         ]}
       />
       {search.templates ? <input type="hidden" name="templates" value="1" /> : null}
-      <div className="col-span-2 flex justify-end gap-2 md:col-span-6">
-        <Link href={search.templates ? `${action}?templates=1` : action} className="self-center px-2 text-sm text-slate-700 underline hover:text-brand">
+      <div className="col-span-2 flex justify-end gap-2 md:col-span-6 lg:col-span-1">
+        <Link href={search.templates ? `${action}?templates=1` : action} className="self-center px-2 text-sm text-fg-2 underline hover:text-brand-ink">
           Clear
         </Link>
         <Button type="submit">

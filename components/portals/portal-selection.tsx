@@ -62,7 +62,7 @@ export function SelectAllPortals() {
       type="checkbox"
       checked={all}
       aria-label="Select every portal on this page"
-      className="size-4 rounded border-slate-300"
+      className="size-4 rounded border-line-strong"
       data-testid="portal-select-all"
       onChange={(e) => {
         const tick = e.currentTarget.checked;
@@ -112,10 +112,10 @@ export function PortalSelectionActions({
     <div
       role="group"
       aria-label="Change the selected portals"
-      className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 text-sm"
+      className="flex flex-wrap items-center gap-2 rounded-lg border border-line bg-subtle px-3 py-2 text-sm"
       data-testid="portal-selection"
     >
-      <span className="font-medium text-slate-700" aria-live="polite" data-testid="portal-selection-count">
+      <span className="font-medium text-fg-2" aria-live="polite" data-testid="portal-selection-count">
         {none ? "Tick portals to change several at once" : `${selected.length} selected`}
       </span>
       {status !== "archived" ? (
@@ -139,7 +139,7 @@ export function PortalSelectionActions({
           placeholder="Tag"
           maxLength={100}
           disabled={none}
-          className="h-8 w-28 rounded-md border border-slate-300 bg-white px-2 text-sm disabled:opacity-50"
+          className="h-8 w-28 rounded-md border border-line-strong bg-surface px-2 text-sm disabled:opacity-50"
         />
         <Button type="submit" variant="secondary" size="sm" disabled={disabled || tag.trim() === ""}>
           <Tag aria-hidden size={14} /> Add tag
@@ -147,7 +147,7 @@ export function PortalSelectionActions({
       </form>
       {states.length > 0 ? (
         <span className="flex items-center gap-1">
-          <Workflow aria-hidden size={14} className="text-slate-500" />
+          <Workflow aria-hidden size={14} className="text-fg-subtle" />
           <label htmlFor="selection-state" className="sr-only">
             Move the selected portals to a workflow state
           </label>
@@ -159,7 +159,7 @@ export function PortalSelectionActions({
               const state = states.find((s) => s.id === e.target.value);
               if (state) void apply({ kind: "workflowState", workflowStateId: state.id, workflowStateName: state.name });
             }}
-            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm disabled:opacity-50"
+            className="h-8 rounded-md border border-line-strong bg-surface px-2 text-sm disabled:opacity-50"
           >
             <option value="">Move to state…</option>
             {states.map((s) => (

@@ -64,7 +64,7 @@ export function BulkRequestDialog({
         {Object.entries(filter).map(([name, value]) => (value ? <input key={name} type="hidden" name={`filter_${name}`} value={value} /> : null))}
         {state.error ? <Alert>{state.error}</Alert> : null}
         <fieldset className="space-y-1 text-sm">
-          <legend className="mb-1 font-medium text-slate-700">Send to</legend>
+          <legend className="mb-1 font-medium text-fg-2">Send to</legend>
           <label className="flex items-center gap-2">
             <input
               type="radio"
@@ -81,7 +81,7 @@ export function BulkRequestDialog({
             {filterLabel ? `Every portal matching ${filterLabel}, on every page` : "Every active portal"}
           </label>
           {errors.target ? (
-            <p role="alert" className="text-red-700">
+            <p role="alert" className="text-danger">
               {errors.target}
             </p>
           ) : null}

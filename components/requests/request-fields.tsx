@@ -73,7 +73,7 @@ export function RequestFields({
         onChange={(e) => setType(e.target.value as ActionType)}
         options={types.map((t) => ({ value: t, label: ACTION_LABELS[t] }))}
       />
-      <p className="-mt-2 text-xs text-slate-600">
+      <p className="-mt-2 text-xs text-fg-muted">
         {type === "Sign Document" ? "A PDF from your templates; each portal gets its own copy to sign." : ACTION_HINTS[type]}
       </p>
       <Input id="request-title" label="Title" required maxLength={500} value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
@@ -87,7 +87,7 @@ export function RequestFields({
         error={errors.description}
       />
       <fieldset className="space-y-2">
-        <legend className="mb-1 text-sm font-medium text-slate-700">Due date</legend>
+        <legend className="mb-1 text-sm font-medium text-fg-2">Due date</legend>
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {(
             [
@@ -126,7 +126,7 @@ export function RequestFields({
         onChange={(e) => setRemind(e.target.checked)}
       />
       {errors.send_reminder ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {errors.send_reminder}
         </p>
       ) : null}

@@ -31,7 +31,7 @@ export function RecurringList({
   change: FormAction<SettingsState>;
 }) {
   if (rows.length === 0)
-    return <p className="text-sm text-slate-600">No recurring requests. A recurring request sends the same task every month, quarter or year.</p>;
+    return <p className="text-sm text-fg-muted">No recurring requests. A recurring request sends the same task every month, quarter or year.</p>;
   const button = (id: string, value: "pause" | "resume" | "end", label: string, title: string) => (
     <ActionForm
       action={change}
@@ -51,12 +51,12 @@ export function RecurringList({
     </ActionForm>
   );
   return (
-    <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="recurring-list">
+    <ul className="divide-y divide-line rounded-lg border border-line bg-surface" data-testid="recurring-list">
       {rows.map((r) => (
         <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" data-testid="recurring-row">
           <div className="min-w-0 space-y-1">
             <p className="font-medium break-words">{r.title}</p>
-            <p className="flex flex-wrap gap-x-3 text-xs text-slate-600">
+            <p className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
               <span>{ACTION_LABELS[r.actionType]}</span>
               <span>{every(r.frequency, r.dayOfMonth)}</span>
               <span data-testid="next-occurrence">
@@ -98,14 +98,14 @@ export function TemplateRequestList({
   }[];
   remove: FormAction<SettingsState>;
 }) {
-  if (rows.length === 0) return <p className="text-sm text-slate-600">No requests yet. Portals created from this template get each request here as a task.</p>;
+  if (rows.length === 0) return <p className="text-sm text-fg-muted">No requests yet. Portals created from this template get each request here as a task.</p>;
   return (
-    <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="template-request-list">
+    <ul className="divide-y divide-line rounded-lg border border-line bg-surface" data-testid="template-request-list">
       {rows.map((r) => (
         <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" data-testid="template-request-row">
           <div className="min-w-0 space-y-1">
             <p className="font-medium break-words">{r.spec.title}</p>
-            <p className="flex flex-wrap gap-x-3 text-xs text-slate-600">
+            <p className="flex flex-wrap gap-x-3 text-xs text-fg-muted">
               <span>{ACTION_LABELS[r.spec.action_type]}</span>
               <span>{r.frequency && r.dayOfMonth ? every(r.frequency, r.dayOfMonth) : "Once, when the portal is created"}</span>
               {r.spec.due.kind === "relative" ? <span>Due {r.spec.due.days} days after</span> : null}

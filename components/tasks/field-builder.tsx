@@ -56,11 +56,11 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
   };
   return (
     <fieldset className="space-y-3" data-testid="field-builder">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Form fields</legend>
-      {fields.length === 0 ? <p className="text-sm text-slate-600">No fields yet: add the first question the client should answer.</p> : null}
+      <legend className="mb-1 text-sm font-medium text-fg-2">Form fields</legend>
+      {fields.length === 0 ? <p className="text-sm text-fg-muted">No fields yet: add the first question the client should answer.</p> : null}
       <ol className="space-y-3">
         {fields.map((f, i) => (
-          <li key={f.key} className="rounded-md border border-slate-200 p-3" data-testid="builder-field">
+          <li key={f.key} className="rounded-md border border-line p-3" data-testid="builder-field">
             <div className="grid gap-2 sm:grid-cols-[1fr_10rem]">
               <Input
                 id={`field-${f.key}-label`}
@@ -111,7 +111,7 @@ export function FieldBuilder({ fields, onChange, error }: { fields: BuilderField
         Add field
       </Button>
       {error ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       ) : null}

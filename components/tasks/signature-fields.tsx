@@ -38,8 +38,8 @@ export function SignatureFields({
   const [position, setPosition] = useState<Position>("bottom-right");
   return (
     <fieldset className="space-y-3">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Document to sign</legend>
-      {pdfs.length === 0 ? <p className="text-sm text-amber-800">This portal has no PDF yet: upload the document below.</p> : null}
+      <legend className="mb-1 text-sm font-medium text-fg-2">Document to sign</legend>
+      {pdfs.length === 0 ? <p className="text-sm text-warning">This portal has no PDF yet: upload the document below.</p> : null}
       <Select
         id="document_file_id"
         name="document_file_id"
@@ -50,8 +50,8 @@ export function SignatureFields({
         options={pdfs.map((p) => ({ value: p.id, label: p.name }))}
         error={errors.document_file_id}
       />
-      <details className="rounded-md border border-slate-200 p-3 text-sm">
-        <summary className="cursor-pointer font-medium text-slate-700">Or upload a new PDF</summary>
+      <details className="rounded-md border border-line p-3 text-sm">
+        <summary className="cursor-pointer font-medium text-fg-2">Or upload a new PDF</summary>
         <div className="mt-2">
           <Uploader
             actions={files}
@@ -68,7 +68,7 @@ export function SignatureFields({
             }}
           />
           {uploadNote ? (
-            <p role="status" className="mt-2 text-slate-700">
+            <p role="status" className="mt-2 text-fg-2">
               {uploadNote}
             </p>
           ) : null}
@@ -105,7 +105,7 @@ export function SignatureFields({
       ) : null}
       <input type="hidden" name="placement" value={placementJson(mode, page, position)} />
       {errors.placement ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {errors.placement}
         </p>
       ) : null}

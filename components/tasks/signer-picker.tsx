@@ -31,16 +31,16 @@ export function SignerPicker({ choices, error }: { choices: SignerChoice[]; erro
     });
   return (
     <fieldset className="space-y-3" data-testid="signer-picker">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Signers</legend>
-      <p className="text-xs text-slate-600">Add everyone who signs, in order. Without signers, the person the task is assigned to (or any guest) signs once.</p>
+      <legend className="mb-1 text-sm font-medium text-fg-2">Signers</legend>
+      <p className="text-xs text-fg-muted">Add everyone who signs, in order. Without signers, the person the task is assigned to (or any guest) signs once.</p>
       {chosen.length > 0 ? (
-        <ol className="space-y-1 rounded-md border border-slate-200 p-2 text-sm">
+        <ol className="space-y-1 rounded-md border border-line p-2 text-sm">
           {chosen.map((id, i) => {
             const who = byId.get(id);
             const name = who ? label(who) : id;
             return (
               <li key={id} className="flex items-center gap-2" data-testid="signer-row">
-                <span className="w-6 text-right text-slate-500">{i + 1}.</span>
+                <span className="w-6 text-right text-fg-subtle">{i + 1}.</span>
                 <span className="min-w-0 flex-1 break-words">{name}</span>
                 <ReorderButtons index={i} count={chosen.length} name={name} onMove={move} onRemove={() => setChosen((l) => l.filter((x) => x !== id))} />
               </li>

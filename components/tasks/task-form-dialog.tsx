@@ -31,8 +31,8 @@ const who = (a: AssigneeChoice) => (a.name ? `${a.name} (${a.email})` : a.email)
 function AssigneePicker({ guests, members, error }: { guests: AssigneeChoice[]; members: AssigneeChoice[]; error?: string }) {
   const group = (title: string, prefix: string, list: AssigneeChoice[], empty: string) => (
     <div>
-      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">{title}</p>
-      {list.length === 0 ? <p className="text-sm text-slate-600">{empty}</p> : null}
+      <p className="text-xs font-medium tracking-wide text-fg-subtle uppercase">{title}</p>
+      {list.length === 0 ? <p className="text-sm text-fg-muted">{empty}</p> : null}
       <ul className="mt-1 space-y-1">
         {list.map((a) => (
           <li key={a.userId}>
@@ -44,13 +44,13 @@ function AssigneePicker({ guests, members, error }: { guests: AssigneeChoice[]; 
   );
   return (
     <fieldset className="space-y-2">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Assignees</legend>
-      <div className="grid max-h-48 gap-3 overflow-y-auto rounded-md border border-slate-200 p-3 sm:grid-cols-2">
+      <legend className="mb-1 text-sm font-medium text-fg-2">Assignees</legend>
+      <div className="grid max-h-48 gap-3 overflow-y-auto rounded-md border border-line p-3 sm:grid-cols-2">
         {group("Guests of this portal", "guest", guests, "No guests yet: invite one in the Guests tab.")}
         {group("Members", "member", members, "No members.")}
       </div>
       {error ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {error}
         </p>
       ) : null}
@@ -105,7 +105,7 @@ function CommonFields({
         onChange={(e) => setRemind(e.target.checked)}
       />
       {errors.send_reminder ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {errors.send_reminder}
         </p>
       ) : null}
@@ -192,7 +192,7 @@ export function CreateTaskDialog({
           onChange={(e) => setType(e.target.value as typeof type)}
           options={taskActionTypes.map((t) => ({ value: t, label: ACTION_LABELS[t] }))}
         />
-        <p className="-mt-2 text-xs text-slate-600">{ACTION_HINTS[type]}</p>
+        <p className="-mt-2 text-xs text-fg-muted">{ACTION_HINTS[type]}</p>
         <CommonFields errors={errors} />
         <AssigneePicker guests={guests} members={members} error={errors.assignees} />
         {type === "Fill Form" ? (

@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 
 export function Alert({ tone = "error", children }: { tone?: "error" | "info" | "success"; children: ReactNode }) {
   const tones = {
-    error: "border-red-200 bg-red-50 text-red-800",
-    info: "border-sky-200 bg-sky-50 text-sky-800",
-    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+    error: "border-danger-line bg-danger-soft text-danger-strong",
+    info: "border-info-line bg-info-soft text-info",
+    success: "border-success-line bg-success-soft text-success-strong",
   };
   return (
     <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${tones[tone]}`}>

@@ -3,12 +3,12 @@ import type { ReactNode } from "react";
 export type BadgeTone = "neutral" | "brand" | "success" | "warning" | "danger" | "info";
 
 const TONES: Record<BadgeTone, string> = {
-  neutral: "bg-slate-100 text-slate-700 ring-slate-200",
-  brand: "bg-brand-soft text-brand ring-brand/20",
-  success: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  warning: "bg-amber-50 text-amber-800 ring-amber-200",
-  danger: "bg-red-50 text-red-800 ring-red-200",
-  info: "bg-sky-50 text-sky-800 ring-sky-200",
+  neutral: "bg-muted text-fg-2 ring-line",
+  brand: "bg-brand-wash text-brand-ink ring-brand/20",
+  success: "bg-success-soft text-success-strong ring-success-line",
+  warning: "bg-warning-soft text-warning ring-warning-line",
+  danger: "bg-danger-soft text-danger-strong ring-danger-line",
+  info: "bg-info-soft text-info ring-info-line",
 };
 
 /** A short status or label; text colours meet WCAG AA contrast on their background. */

@@ -14,13 +14,13 @@ export function Checkbox({
         id={id}
         type="checkbox"
         aria-describedby={description ? `${id}-description` : undefined}
-        className="mt-0.5 size-4 rounded border-slate-300 text-brand focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+        className="mt-0.5 size-4 rounded border-line-strong text-brand-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-ink"
         {...props}
       />
       <label htmlFor={id}>
-        <span className="font-medium text-slate-800">{label}</span>
+        <span className="font-medium text-fg">{label}</span>
         {description ? (
-          <span id={`${id}-description`} className="block text-slate-600">
+          <span id={`${id}-description`} className="block text-fg-muted">
             {description}
           </span>
         ) : null}

@@ -44,19 +44,19 @@ export function ConfirmDialog({
     >
       {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <AlertDialog.Content className="fixed inset-x-2 top-4 z-50 mx-auto max-h-[calc(100dvh-2rem)] max-w-md overflow-y-auto overscroll-contain rounded-lg bg-white p-5 shadow-xl focus:outline-none sm:top-[15vh] sm:max-h-[70dvh]">
-          <AlertDialog.Title className="text-lg font-semibold text-slate-900">{title}</AlertDialog.Title>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-scrim" />
+        <AlertDialog.Content className="fixed inset-x-2 top-4 z-50 mx-auto max-h-[calc(100dvh-2rem)] max-w-md overflow-y-auto overscroll-contain rounded-lg bg-surface p-5 shadow-xl focus:outline-none sm:top-[15vh] sm:max-h-[70dvh]">
+          <AlertDialog.Title className="text-lg font-semibold text-fg">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
-            <div className="mt-2 text-sm text-slate-700">{description}</div>
+            <div className="mt-2 text-sm text-fg-2">{description}</div>
           </AlertDialog.Description>
           {typeToConfirm !== undefined ? (
             <label className="mt-4 block text-sm">
-              <span className="mb-1 block font-medium text-slate-700">
+              <span className="mb-1 block font-medium text-fg-2">
                 Type <strong className="font-semibold">{typeToConfirm}</strong> to confirm
               </span>
               <input
-                className="block w-full rounded-md border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand"
+                className="block w-full rounded-md border border-line-strong px-3 py-2 focus:border-brand-ink focus:outline-none focus:ring-1 focus:ring-brand-ink"
                 value={typed}
                 onChange={(e) => setTyped(e.target.value)}
                 autoComplete="off"

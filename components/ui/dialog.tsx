@@ -34,23 +34,23 @@ export function Dialog({
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger> : null}
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-scrim" />
         {/* Top and bottom margins are equal (1rem, 5vh from sm up), so the height cap always fits the window. */}
         <DialogPrimitive.Content
           data-testid="dialog"
-          className={`fixed inset-x-2 top-4 z-50 mx-auto flex max-h-[calc(100dvh-2rem)] flex-col rounded-lg bg-white shadow-xl focus:outline-none sm:top-[5vh] sm:max-h-[90dvh] ${wide ? "max-w-3xl" : "max-w-lg"}`}
+          className={`fixed inset-x-2 top-4 z-50 mx-auto flex max-h-[calc(100dvh-2rem)] flex-col rounded-lg bg-surface shadow-xl focus:outline-none sm:top-[5vh] sm:max-h-[90dvh] ${wide ? "max-w-3xl" : "max-w-lg"}`}
         >
-          <div className="flex shrink-0 items-start justify-between gap-4 border-b border-slate-100 px-5 pt-5 pb-3">
+          <div className="flex shrink-0 items-start justify-between gap-4 border-b border-line-soft px-5 pt-5 pb-3">
             <div className="min-w-0">
-              <DialogPrimitive.Title className="text-lg font-semibold break-words text-slate-900">{title}</DialogPrimitive.Title>
+              <DialogPrimitive.Title className="text-lg font-semibold break-words text-fg">{title}</DialogPrimitive.Title>
               {description ? (
-                <DialogPrimitive.Description className="mt-1 text-sm text-slate-600">{description}</DialogPrimitive.Description>
+                <DialogPrimitive.Description className="mt-1 text-sm text-fg-muted">{description}</DialogPrimitive.Description>
               ) : (
                 <DialogPrimitive.Description className="sr-only">{title}</DialogPrimitive.Description>
               )}
             </div>
             <DialogPrimitive.Close
-              className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand"
+              className="rounded-md p-1 text-fg-subtle hover:bg-muted focus-visible:outline-2 focus-visible:outline-brand-ink"
               aria-label="Close"
             >
               <X aria-hidden size={18} />
@@ -78,7 +78,7 @@ export function Dialog({
 export function DialogFooter({ children }: { children: ReactNode }) {
   return (
     <div
-      className="sticky bottom-0 z-10 -mx-5 flex flex-col-reverse gap-2 border-t border-slate-100 bg-white px-5 pt-3 pb-5 sm:flex-row sm:justify-end"
+      className="sticky bottom-0 z-10 -mx-5 flex flex-col-reverse gap-2 border-t border-line-soft bg-surface px-5 pt-3 pb-5 sm:flex-row sm:justify-end"
       data-testid="dialog-footer"
       data-dialog-footer
     >

@@ -24,20 +24,20 @@ export function ActionMenu({ label, items, trigger }: { label: string; items: Me
           <button
             type="button"
             aria-label={label}
-            className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand"
+            className="rounded-md p-1.5 text-fg-muted hover:bg-muted focus-visible:outline-2 focus-visible:outline-brand-ink"
           >
             <MoreHorizontal aria-hidden size={18} />
           </button>
         )}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-md border border-line bg-surface p-1 shadow-lg">
           {items.map(({ label: itemLabel, icon: Icon, onSelect, danger, disabled }) => (
             <DropdownMenu.Item
               key={itemLabel}
               disabled={disabled}
               onSelect={onSelect}
-              className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[disabled]:cursor-default data-[disabled]:opacity-50 data-[highlighted]:bg-slate-100 ${danger ? "text-red-700" : "text-slate-800"}`}
+              className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[disabled]:cursor-default data-[disabled]:opacity-50 data-[highlighted]:bg-muted ${danger ? "text-danger" : "text-fg"}`}
             >
               {Icon ? <Icon aria-hidden size={16} /> : null}
               {itemLabel}

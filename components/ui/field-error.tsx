@@ -2,7 +2,7 @@
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
-    <span id={id} role="alert" className="mt-1 block text-sm text-red-700">
+    <span id={id} role="alert" className="mt-1 block text-sm text-danger">
       {message.charAt(0).toUpperCase() + message.slice(1)}
     </span>
   );

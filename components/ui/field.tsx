@@ -1,9 +1,14 @@
 import type { ReactNode } from "react";
 import { FieldError } from "@/components/ui/field-error";
 
+/** The one height of single-line controls: text inputs, selects and the buttons beside them (40 px). */
+export const CONTROL_HEIGHT = "h-10";
+/** The compact height (32 px) of a small button and of an inline input paired with one. */
+export const CONTROL_HEIGHT_SM = "h-8";
+
 /** The classes of a text control (input, textarea, select), red-bordered when it has an error. */
 export function controlClasses(error: string | undefined, className = ""): string {
-  return `block w-full rounded-md border bg-white px-3 py-2 focus:border-brand focus:outline-none focus:ring-1 focus:ring-brand ${error ? "border-red-500" : "border-slate-300"} ${className}`;
+  return `block w-full rounded-md border bg-surface px-3 py-2 focus:border-brand-ink focus:outline-none focus:ring-1 focus:ring-brand-ink ${error ? "border-danger-edge" : "border-line-strong"} ${className}`;
 }
 
 /** The aria-describedby of a control with an optional hint and error (the ids Field gives them). */
@@ -29,10 +34,10 @@ export function Field({
 }) {
   return (
     <label htmlFor={id} className="block text-sm">
-      <span className={hideLabel ? "sr-only" : "mb-1 block font-medium text-slate-700"}>{label}</span>
+      <span className={hideLabel ? "sr-only" : "mb-1 block font-medium text-fg-2"}>{label}</span>
       {children}
       {hint ? (
-        <span id={`${id}-hint`} className="mt-1 block text-xs text-slate-500">
+        <span id={`${id}-hint`} className="mt-1 block text-xs text-fg-subtle">
           {hint}
         </span>
       ) : null}

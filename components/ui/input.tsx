@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from "react";
-import { controlClasses, describedBy, Field } from "@/components/ui/field";
+import { CONTROL_HEIGHT, controlClasses, describedBy, Field } from "@/components/ui/field";
 
 export function Input({
   label,
@@ -16,7 +16,7 @@ export function Input({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
-        className={controlClasses(error, className)}
+        className={controlClasses(error, `${props.type === "file" ? "" : CONTROL_HEIGHT} ${className}`)}
         {...props}
       />
     </Field>

@@ -10,7 +10,7 @@ export function Pagination({ previousHref, nextHref, summary }: { previousHref?:
   const disabled = `${buttonClasses("secondary", "sm")} pointer-events-none opacity-50`;
   return (
     <nav aria-label="Pagination" className="flex items-center justify-between gap-4 py-3 text-sm">
-      <span className="text-slate-600">{summary}</span>
+      <span className="text-fg-muted">{summary}</span>
       <div className="flex gap-2">
         {previousHref ? (
           <Link className={buttonClasses("secondary", "sm")} href={previousHref} rel="prev">

@@ -17,7 +17,7 @@ export function PasswordInput({
   const [shown, setShown] = useState(false);
   return (
     <div className="text-sm">
-      <label htmlFor={id} className="mb-1 block font-medium text-slate-700">
+      <label htmlFor={id} className="mb-1 block font-medium text-fg-2">
         {label}
       </label>
       <div className="relative">
@@ -27,7 +27,7 @@ export function PasswordInput({
           aria-pressed={shown}
           aria-controls={id}
           onClick={() => setShown((s) => !s)}
-          className="absolute inset-y-1 right-1 inline-flex items-center gap-1 rounded px-2 text-sm font-medium text-brand hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand"
+          className="absolute inset-y-1 right-1 inline-flex items-center gap-1 rounded px-2 text-sm font-medium text-brand-ink hover:bg-muted focus-visible:outline-2 focus-visible:outline-brand-ink"
         >
           {shown ? <EyeOff aria-hidden size={16} /> : <Eye aria-hidden size={16} />}
           Show<span className="sr-only"> password</span>

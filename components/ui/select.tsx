@@ -1,5 +1,5 @@
 import type { ReactNode, SelectHTMLAttributes } from "react";
-import { controlClasses, describedBy, Field } from "@/components/ui/field";
+import { CONTROL_HEIGHT, controlClasses, describedBy, Field } from "@/components/ui/field";
 
 export interface SelectOption {
   value: string;
@@ -33,7 +33,7 @@ export function Select({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, undefined, error)}
-        className={controlClasses(error, className)}
+        className={controlClasses(error, `${CONTROL_HEIGHT} ${className}`)}
         {...props}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}

@@ -1,6 +1,6 @@
 /** A placeholder block while content loads (loading.tsx files); hidden from assistive technology. */
 export function Skeleton({ className = "" }: { className?: string }) {
-  return <div aria-hidden className={`animate-pulse rounded-md bg-slate-200 ${className}`} />;
+  return <div aria-hidden className={`animate-pulse rounded-md bg-track ${className}`} />;
 }
 
 /** A loading placeholder for a table or list: a title bar and `rows` lines. */

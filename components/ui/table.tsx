@@ -2,7 +2,8 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
  * A data table in a card. Below 640 px its rows become stacked blocks (the column headings stay for
- * screen readers), so nothing, a row's actions least of all, is off to the side; a table that keeps
+ * screen readers), so nothing, a row's actions least of all, is off to the side: each cell a line
+ * of its own, unless a cell says it shares the line (`Td`'s `stacked`); a table that keeps
  * its key columns on a phone instead (hiding the others with `hidden sm:table-cell`) says
  * `phone="fit"`. Anything still too wide scrolls sideways inside the card rather than widening the
  * page. `caption` names it for screen readers (visually hidden unless `showCaption`). The wrapper
@@ -29,16 +30,16 @@ export function Table({
 }) {
   const stack =
     phone === "stack"
-      ? "max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:py-1 max-sm:[&_td]:text-left max-sm:[&_td]:[overflow-wrap:anywhere] max-sm:[&_tr]:block max-sm:[&_tr]:py-2 max-sm:[&>thead]:sr-only"
+      ? "max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:basis-full max-sm:[&_td]:py-1 max-sm:[&_td]:text-left max-sm:[&_td]:[overflow-wrap:anywhere] max-sm:[&_tr]:flex max-sm:[&_tr]:flex-wrap max-sm:[&_tr]:items-start max-sm:[&_tr]:py-2 max-sm:[&>thead]:sr-only"
       : "";
   return (
     <div
       role="region"
       aria-label={caption}
       tabIndex={0}
-      className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-brand"
+      className="relative overflow-x-auto rounded-lg border border-line bg-surface focus-visible:outline-2 focus-visible:outline-brand-ink"
     >
-      <table className={`divide-y divide-slate-200 text-sm ${fixed ? "w-full table-fixed" : "min-w-full"} ${stack}`}>
+      <table className={`divide-y divide-line text-sm ${fixed ? "w-full table-fixed" : "min-w-full"} ${stack}`}>
         <caption className={showCaption ? "px-4 py-2 text-left font-medium" : "sr-only"}>{caption}</caption>
         {children}
       </table>
@@ -47,9 +48,16 @@ export function Table({
 }
 
 export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={`bg-slate-50 px-4 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase ${className}`} {...props} />;
+  return <th scope="col" className={`bg-subtle px-4 py-2 text-left text-xs font-semibold tracking-wide text-fg-muted uppercase ${className}`} {...props} />;
 }
 
-export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={`px-4 py-2 align-middle text-slate-800 ${className}`} {...props} />;
+/**
+ * Where a cell goes in a stacked row (a phone): by default a line of its own; "fill" shares the line
+ * with the cells after it and takes the room they leave, "end" sits at the end of the line (a
+ * row's menu beside its controls).
+ */
+const STACKED = { fill: "max-sm:min-w-0 max-sm:grow max-sm:basis-0!", end: "max-sm:ml-auto max-sm:basis-auto!" } as const;
+
+export function Td({ className = "", stacked, ...props }: TdHTMLAttributes<HTMLTableCellElement> & { stacked?: keyof typeof STACKED }) {
+  return <td className={`px-4 py-2 align-middle text-fg ${stacked ? STACKED[stacked] : ""} ${className}`} {...props} />;
 }

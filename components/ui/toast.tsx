@@ -27,9 +27,9 @@ const ToastContext = createContext<Notify | null>(null);
 
 const ICONS = { success: CheckCircle2, error: CircleAlert, info: Info } as const;
 const TONES: Record<ToastTone, string> = {
-  success: "border-emerald-200 text-emerald-900",
-  error: "border-red-200 text-red-900",
-  info: "border-slate-200 text-slate-900",
+  success: "border-success-line text-success-strong",
+  error: "border-danger-line text-danger-strong",
+  info: "border-line text-fg",
 };
 
 let nextId = 1;
@@ -62,24 +62,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               onOpenChange={(open) => {
                 if (!open) dismiss(m.id);
               }}
-              className={`flex items-start gap-3 rounded-lg border bg-white p-3 shadow-lg ${TONES[m.tone]}`}
+              className={`flex items-start gap-3 rounded-lg border bg-surface p-3 shadow-lg ${TONES[m.tone]}`}
               data-testid="toast"
             >
               <Icon aria-hidden size={18} className="mt-0.5 shrink-0" />
               <div className="min-w-0 flex-1">
                 <Toast.Title className="text-sm font-medium">{m.title}</Toast.Title>
-                {m.description ? <Toast.Description className="mt-0.5 text-sm text-slate-700">{m.description}</Toast.Description> : null}
+                {m.description ? <Toast.Description className="mt-0.5 text-sm text-fg-2">{m.description}</Toast.Description> : null}
               </div>
               {m.action ? (
                 <Toast.Action
                   altText={m.action.altText}
                   onClick={m.action.onClick}
-                  className="rounded-md border border-slate-300 px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand"
+                  className="rounded-md border border-line-strong px-2 py-1 text-sm font-medium text-fg hover:bg-subtle focus-visible:outline-2 focus-visible:outline-brand-ink"
                 >
                   {m.action.label}
                 </Toast.Action>
               ) : null}
-              <Toast.Close aria-label="Dismiss" className="rounded p-0.5 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand">
+              <Toast.Close aria-label="Dismiss" className="rounded p-0.5 text-fg-subtle hover:bg-muted focus-visible:outline-2 focus-visible:outline-brand-ink">
                 <X aria-hidden size={16} />
               </Toast.Close>
             </Toast.Root>

@@ -15,7 +15,7 @@ const MEANING: Record<(typeof subscribableEventTypes)[number], string> = {
 export function EventCheckboxes({ checked, idPrefix, error }: { checked: readonly string[]; idPrefix: string; error?: string }) {
   return (
     <fieldset className="space-y-2" aria-invalid={error ? true : undefined} aria-describedby={error ? `${idPrefix}-events-error` : undefined}>
-      <legend className="mb-2 text-sm font-medium text-slate-700">Events</legend>
+      <legend className="mb-2 text-sm font-medium text-fg-2">Events</legend>
       <FieldError id={`${idPrefix}-events-error`} message={error} />
       <div className="grid gap-2 sm:grid-cols-2">
         {subscribableEventTypes.map((event) => {
@@ -29,13 +29,13 @@ export function EventCheckboxes({ checked, idPrefix, error }: { checked: readonl
                 value={event}
                 defaultChecked={checked.includes(event)}
                 aria-describedby={`${id}-meaning`}
-                className="mt-1 h-4 w-4 rounded border-slate-300"
+                className="mt-1 h-4 w-4 rounded border-line-strong"
               />
               <div className="text-sm">
-                <label htmlFor={id} className="font-mono font-medium text-slate-800">
+                <label htmlFor={id} className="font-mono font-medium text-fg">
                   {event}
                 </label>
-                <p id={`${id}-meaning`} className="text-slate-600">
+                <p id={`${id}-meaning`} className="text-fg-muted">
                   {MEANING[event]}
                 </p>
               </div>

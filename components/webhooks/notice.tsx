@@ -6,7 +6,7 @@ export function WebhooksNotice({ children }: { children: string }) {
     <div>
       <h1 className="mb-6 text-2xl font-semibold">Webhooks</h1>
       <Card>
-        <p className="text-slate-700">{children}</p>
+        <p className="text-fg-2">{children}</p>
       </Card>
     </div>
   );

@@ -65,9 +65,9 @@ export function WebhookActions({
             Edit
           </Button>
           {mode === "confirm-delete" ? (
-            <form action={removeAction} className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
+            <form action={removeAction} className="flex flex-wrap items-center gap-2 rounded-md bg-subtle p-2">
               <input type="hidden" name="id" value={webhookId} />
-              <span className="text-sm text-slate-700">Delete the webhook for {url}? Pending deliveries stop and its secret stops working.</span>
+              <span className="text-sm text-fg-2">Delete the webhook for {url}? Pending deliveries stop and its secret stops working.</span>
               <Submit variant="danger" pendingLabel="Deleting…">
                 Delete webhook
               </Submit>
@@ -94,12 +94,12 @@ export function RedeliverButton({ webhookId, deliveryId, action }: { webhookId: 
       <input type="hidden" name="webhook_id" value={webhookId} />
       <input type="hidden" name="delivery_id" value={deliveryId} />
       {state.error ? (
-        <span role="alert" className="text-sm text-red-700">
+        <span role="alert" className="text-sm text-danger">
           {state.error}
         </span>
       ) : null}
       {state.done ? (
-        <span role="status" className="text-sm text-emerald-700">
+        <span role="status" className="text-sm text-success">
           Redelivery started
         </span>
       ) : null}

@@ -50,9 +50,9 @@ export function WebhookForm({
       <EventCheckboxes checked={values.events} idPrefix={idPrefix} error={state.fieldErrors?.events} />
       {webhookId ? (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="enabled" defaultChecked={values.enabled} className="h-4 w-4 rounded border-slate-300" />
-          <span className="font-medium text-slate-700">Enabled</span>
-          <span className="text-slate-500">(a disabled webhook receives nothing; its pending retries stop)</span>
+          <input type="checkbox" name="enabled" defaultChecked={values.enabled} className="h-4 w-4 rounded border-line-strong" />
+          <span className="font-medium text-fg-2">Enabled</span>
+          <span className="text-fg-subtle">(a disabled webhook receives nothing; its pending retries stop)</span>
         </label>
       ) : null}
       <div className="flex gap-2">

@@ -5,7 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../../lib/webhooks/test-support/webhook-receiver.ts";
 import { query } from "../db";
 import { withDb } from "../files-support";
-import { authorizeNewClient, callbackServer, signIn } from "../support";
+import { authorizeNewClient, callbackServer, saveScreenshot, signIn } from "../support";
 import { bodyOf, until } from "./support";
 
 // A bulk request end to end, against the production build and the local executor: a member filters
@@ -80,7 +80,7 @@ async function look(page: Page, name: string) {
     await page.setViewportSize(size);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth, `${name} is wider than the ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(

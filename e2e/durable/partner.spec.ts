@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 import { startPartnerSandbox, type PartnerSandbox } from "../../scripts/partner-sandbox.ts";
-import { signIn } from "../support";
+import { saveScreenshot, signIn } from "../support";
 import { startExecutor, stopExecutor, until } from "./support";
 
 // The partner integration in the browser, against the production build with the local executor running the
@@ -40,7 +40,7 @@ async function checkLayout(page: Page, name: string): Promise<void> {
     await page.setViewportSize(size);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(

@@ -39,21 +39,21 @@ export default async function GuestHomePage() {
             Nothing is waiting for you. New requests appear here, and you get an email about them.
           </EmptyState>
         ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+          <ul className="divide-y divide-line-soft rounded-lg border border-line bg-surface">
             {todo.map((t) => (
               <li key={t.id} data-testid="home-task">
                 <Link
                   href={guestPortalPath(t.orgId, t.portalId)}
-                  className="flex items-center justify-between gap-3 px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand"
+                  className="flex items-center justify-between gap-3 px-4 py-3 hover:bg-subtle focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-ink"
                 >
                   <span className="min-w-0">
-                    <span className="block font-medium text-slate-900">{t.title}</span>
-                    <span className="block text-xs text-slate-600">
+                    <span className="block font-medium text-fg">{t.title}</span>
+                    <span className="block text-xs text-fg-muted">
                       {ACTION_LABEL[t.actionType]} · {t.portalName} · {t.orgName}
                     </span>
                     <DueDate date={t.dueDate} />
                   </span>
-                  <ArrowRight aria-hidden className="size-5 shrink-0 text-slate-400" />
+                  <ArrowRight aria-hidden className="size-5 shrink-0 text-fg-faint" />
                 </Link>
               </li>
             ))}
@@ -67,24 +67,24 @@ export default async function GuestHomePage() {
         </h2>
         <ul className="grid gap-3 sm:grid-cols-2">
           {portals.map((p) => (
-            <li key={p.portalId} data-testid="home-portal" className="rounded-lg border border-slate-200 bg-white p-4">
-              <Link href={guestPortalPath(p.orgId, p.portalId)} className="group block focus-visible:outline-2 focus-visible:outline-brand">
-                <span className="flex items-center gap-1 text-xs text-slate-600">
+            <li key={p.portalId} data-testid="home-portal" className="rounded-lg border border-line bg-surface p-4">
+              <Link href={guestPortalPath(p.orgId, p.portalId)} className="group block focus-visible:outline-2 focus-visible:outline-brand-ink">
+                <span className="flex items-center gap-1 text-xs text-fg-muted">
                   <Building2 aria-hidden className="size-3.5" /> {p.orgName}
                 </span>
-                <span className="block text-base font-semibold text-brand group-hover:underline">{p.portalName}</span>
+                <span className="block text-base font-semibold text-brand-ink group-hover:underline">{p.portalName}</span>
               </Link>
-              <p className="mt-1 text-sm text-slate-700">{p.openTasks.length === 0 ? "Nothing to do" : `${p.openTasks.length} to do`}</p>
+              <p className="mt-1 text-sm text-fg-2">{p.openTasks.length === 0 ? "Nothing to do" : `${p.openTasks.length} to do`}</p>
               {p.recentFiles.length > 0 ? (
                 <div className="mt-3">
-                  <h3 className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Latest files</h3>
+                  <h3 className="text-xs font-semibold tracking-wide text-fg-muted uppercase">Latest files</h3>
                   <ul className="mt-1 space-y-1 text-sm">
                     {p.recentFiles.map((f) => (
                       <li key={f.id} className="flex justify-between gap-2">
-                        <Link href={guestFilePath(p.orgId, p.portalId, f.id)} className="truncate text-brand hover:underline" title={f.name}>
+                        <Link href={guestFilePath(p.orgId, p.portalId, f.id)} className="truncate text-brand-ink hover:underline" title={f.name}>
                           {f.name}
                         </Link>
-                        <Time value={f.registeredAt} format="relative" className="shrink-0 text-xs text-slate-600" />
+                        <Time value={f.registeredAt} format="relative" className="shrink-0 text-xs text-fg-muted" />
                       </li>
                     ))}
                   </ul>

@@ -7,11 +7,11 @@ export const metadata: Metadata = { title: "Background jobs" };
 export const dynamic = "force-dynamic";
 
 const STATUS_STYLE: Record<string, string> = {
-  Completed: "bg-green-100 text-green-800",
-  Failed: "bg-red-100 text-red-800",
-  Cancelled: "bg-slate-200 text-slate-700",
-  Running: "bg-blue-100 text-blue-800",
-  Queued: "bg-blue-100 text-blue-800",
+  Completed: "bg-success-tint text-success-strong",
+  Failed: "bg-danger-tint text-danger-strong",
+  Cancelled: "bg-track text-fg-2",
+  Running: "bg-info-tint text-info",
+  Queued: "bg-info-tint text-info",
 };
 
 const short = (fn: string) => fn.replace(/^client-portals-/, "");
@@ -24,11 +24,11 @@ function errorText(error: unknown): string {
 
 function RunRow({ run }: { run: DevRun }) {
   return (
-    <li className="border-t border-slate-100 py-3 first:border-t-0" data-testid="run">
+    <li className="border-t border-line-soft py-3 first:border-t-0" data-testid="run">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <span className="font-medium">{short(run.functionId)}</span>
         <span className={`rounded px-2 py-0.5 text-xs ${STATUS_STYLE[run.status] ?? ""}`}>{run.status}</span>
-        <span className="text-xs text-slate-500">
+        <span className="text-xs text-fg-subtle">
           {run.event.name} · started {time(run.startedAt)}
           {run.endedAt ? ` · ended ${time(run.endedAt)}` : ""}
         </span>
@@ -38,7 +38,7 @@ function RunRow({ run }: { run: DevRun }) {
           {run.steps.map((s, i) => (
             <li
               key={`${s.id}-${i}`}
-              className={`rounded border px-1.5 py-0.5 ${s.op === "StepError" || s.op === "StepFailed" ? "border-red-300 text-red-700" : "border-slate-200 text-slate-700"}`}
+              className={`rounded border px-1.5 py-0.5 ${s.op === "StepError" || s.op === "StepFailed" ? "border-danger-line text-danger" : "border-line text-fg-2"}`}
               title={s.error ? errorText(s.error) : s.op}
             >
               {s.name}
@@ -47,7 +47,7 @@ function RunRow({ run }: { run: DevRun }) {
           ))}
         </ol>
       ) : null}
-      {run.error ? <p className="mt-1 break-all text-xs text-red-700">{errorText(run.error)}</p> : null}
+      {run.error ? <p className="mt-1 break-all text-xs text-danger">{errorText(run.error)}</p> : null}
     </li>
   );
 }
@@ -62,10 +62,10 @@ export default async function DevInngestPage() {
       <h1 className="text-2xl font-semibold">Background jobs</h1>
       {activity.kind === "elsewhere" ? (
         <Card>
-          <p className="text-slate-700">{activity.reason}.</p>
+          <p className="text-fg-2">{activity.reason}.</p>
           {activity.url ? (
             <p className="mt-2 text-sm">
-              <a className="text-blue-700 underline" href={activity.url}>
+              <a className="text-info underline" href={activity.url}>
                 Open {activity.url}
               </a>
             </p>
@@ -73,12 +73,12 @@ export default async function DevInngestPage() {
         </Card>
       ) : (
         <>
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-fg-muted">
             Local Inngest executor at {activity.url} · {activity.functions.length} functions synced · newest first, reload to refresh
           </p>
           <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
             <Card title={`Runs (${activity.runs.length})`}>
-              {activity.runs.length === 0 ? <p className="text-slate-600">No run yet.</p> : null}
+              {activity.runs.length === 0 ? <p className="text-fg-muted">No run yet.</p> : null}
               <ul>
                 {activity.runs.map((run) => (
                   <RunRow key={run.id} run={run} />
@@ -86,12 +86,12 @@ export default async function DevInngestPage() {
               </ul>
             </Card>
             <Card title={`Events (${activity.events.length})`}>
-              {activity.events.length === 0 ? <p className="text-slate-600">No event yet.</p> : null}
+              {activity.events.length === 0 ? <p className="text-fg-muted">No event yet.</p> : null}
               <ul className="space-y-1 text-sm" data-testid="events">
                 {activity.events.map((e) => (
                   <li key={`${e.id}-${e.receivedAt}`} className="break-all">
-                    <span className="font-medium">{e.name}</span> <span className="text-xs text-slate-500">{time(e.receivedAt)}</span>
-                    {e.duplicate ? <span className="ml-1 text-xs text-amber-700">duplicate id, ignored</span> : null}
+                    <span className="font-medium">{e.name}</span> <span className="text-xs text-fg-subtle">{time(e.receivedAt)}</span>
+                    {e.duplicate ? <span className="ml-1 text-xs text-warning">duplicate id, ignored</span> : null}
                   </li>
                 ))}
               </ul>

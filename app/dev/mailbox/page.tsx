@@ -14,10 +14,10 @@ export default async function DevMailboxPage() {
   return (
     <main className="mx-auto max-w-4xl space-y-4 px-4 py-8">
       <h1 className="text-2xl font-semibold">Development mailbox</h1>
-      {emails.length === 0 ? <p className="text-slate-600">No email yet.</p> : null}
+      {emails.length === 0 ? <p className="text-fg-muted">No email yet.</p> : null}
       {emails.map((m) => (
         <Card key={m.id} title={m.subject}>
-          <p className="mb-2 text-xs text-slate-500">
+          <p className="mb-2 text-xs text-fg-subtle">
             To {m.to} · {m.template} · {m.status} · {m.createdAt.toISOString()}
           </p>
           <pre className="whitespace-pre-wrap break-all text-sm" data-testid="mail-text">

@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 function Shell({ children }: { children: React.ReactNode }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
-      <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
+      <h1 className="text-center text-2xl font-semibold text-brand-ink">Client Portals</h1>
       {children}
     </main>
   );

@@ -27,12 +27,12 @@ export default async function JoinPage({ params }: { params: Promise<{ token: st
   const user = view.status === "valid" ? await currentUser() : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
-      <h1 className="text-center text-2xl font-semibold text-brand">Client Portals</h1>
+      <h1 className="text-center text-2xl font-semibold text-brand-ink">Client Portals</h1>
       {view.status !== "valid" ? (
         <Card title={GONE[view.status][0]}>
           <p>{GONE[view.status][1]}</p>
           <p className="mt-4">
-            <Link className="text-brand underline" href="/sign-in">
+            <Link className="text-brand-ink underline" href="/sign-in">
               Sign in
             </Link>
           </p>
@@ -54,7 +54,7 @@ export default async function JoinPage({ params }: { params: Promise<{ token: st
           ) : view.hasPassword ? (
             <div className="space-y-4">
               <p>An account exists for {view.email}. Sign in to join.</p>
-              <Link className="text-brand underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>
+              <Link className="text-brand-ink underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>
                 Sign in to join
               </Link>
             </div>

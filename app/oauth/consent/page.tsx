@@ -57,11 +57,11 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         ) : null}
         <h1 className="text-2xl font-semibold">Authorize {client.name}</h1>
         {profile?.publisherName || profile?.websiteUrl ? (
-          <p className="text-sm text-slate-600" data-testid="client-publisher">
+          <p className="text-sm text-fg-muted" data-testid="client-publisher">
             {profile.publisherName ? <>by {profile.publisherName}</> : null}
             {profile.publisherName && profile.websiteUrl ? " · " : null}
             {profile.websiteUrl ? (
-              <a className="text-brand underline" href={profile.websiteUrl} target="_blank" rel="noopener noreferrer">
+              <a className="text-brand-ink underline" href={profile.websiteUrl} target="_blank" rel="noopener noreferrer">
                 {new URL(profile.websiteUrl).host}
               </a>
             ) : null}
@@ -71,14 +71,14 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
       {query.expired ? <Alert tone="info">The form had expired. Check your choices and decide again.</Alert> : null}
       <Card>
         <form action={consentAction} className="space-y-5">
-          <p className="text-sm text-slate-700">
+          <p className="text-sm text-fg-2">
             <strong>{client.name}</strong> wants to access <strong>{org.name}</strong>
             {request.resource === mcpResource() ? " through its MCP server" : ""} on your behalf (signed in as {user.email}). Afterwards you will be sent to{" "}
             <strong data-testid="redirect-host">{new URL(request.redirectUri).host}</strong>.
           </p>
           <ScopeCheckboxes legend="It asks to:" name="approved_scope" scopes={request.scopes} checked={request.scopes} idPrefix="consent" lead="meaning" />
-          <p className="rounded-md bg-slate-100 px-3 py-2 text-sm font-medium text-slate-800">This app cannot download the contents of your files.</p>
-          <p className="text-xs text-slate-500">Untick what you do not want to allow. You can revoke access later under Connected apps.</p>
+          <p className="rounded-md bg-muted px-3 py-2 text-sm font-medium text-fg">This app cannot download the contents of your files.</p>
+          <p className="text-xs text-fg-subtle">Untick what you do not want to allow. You can revoke access later under Connected apps.</p>
           {hidden.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

@@ -13,7 +13,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   const usable = await isPasswordResetUsable(token);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
-      <h1 className="text-center text-2xl font-semibold text-brand">Choose a new password</h1>
+      <h1 className="text-center text-2xl font-semibold text-brand-ink">Choose a new password</h1>
       <Card>{usable ? <ResetPasswordForm action={setNewPassword} token={token} minPasswordLength={MIN_PASSWORD_LENGTH} /> : <ExpiredLink />}</Card>
     </main>
   );
@@ -24,7 +24,7 @@ function ExpiredLink() {
     <div className="space-y-4 text-sm">
       <p role="alert">This password reset link has expired or was already used. Links work once, for 1 hour.</p>
       <p>
-        <Link className="font-medium text-brand underline" href="/sign-in/forgot">
+        <Link className="font-medium text-brand-ink underline" href="/sign-in/forgot">
           Send me a new link
         </Link>
       </p>

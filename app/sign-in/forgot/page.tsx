@@ -13,7 +13,7 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
   const error = params.error === "email" ? "Enter the email address you sign in with, for example name@example.com." : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
-      <h1 className="text-center text-2xl font-semibold text-brand">Forgot your password?</h1>
+      <h1 className="text-center text-2xl font-semibold text-brand-ink">Forgot your password?</h1>
       {error ? <Alert>{error}</Alert> : null}
       <Card title="Get a link to choose a new password">
         <form action={askForPasswordReset} className="space-y-4">
@@ -23,7 +23,7 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
           </Button>
         </form>
         <p className="mt-4 text-sm">
-          <Link className="text-brand underline" href="/sign-in">
+          <Link className="text-brand-ink underline" href="/sign-in">
             Back to sign in
           </Link>
         </p>

@@ -37,7 +37,15 @@ export async function registerClient(appUrl, { name, scopes }) {
   return withPage(async (page) => {
     await page.goto(`${appUrl}/sign-in`);
     await signIn(page, 'admin@demo.test');
-    await page.getByRole('link', { name: 'API settings' }).click();
+    // API settings is in the header's Developers menu; a click before the page is hydrated does
+    // nothing, so the menu is clicked until it is open.
+    const menu = page.getByRole('button', { name: 'Developers' });
+    for (let i = 0; (await menu.getAttribute('aria-expanded')) !== 'true'; i++) {
+      if (i === 40) throw new Error('the Developers menu did not open');
+      await menu.click();
+      await page.waitForTimeout(250);
+    }
+    await page.locator('#developers-menu').getByRole('link', { name: 'API settings', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByLabel('Redirect URIs').fill(REDIRECT_URI);
     for (const scope of scopes) await page.getByRole('checkbox', { name: scope }).check();

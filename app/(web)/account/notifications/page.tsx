@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AccountPage } from "@/components/account/account-page";
+import { ACCOUNT_PAGES } from "@/components/account/account-pages";
 import { ActionForm } from "@/components/settings/action-form";
 import { TimeZoneField } from "@/components/settings/time-zone-field";
 import { Card } from "@/components/ui/card";
@@ -8,7 +9,7 @@ import { getNotificationPreferences, NOTIFICATION_KINDS, type NotificationPrefer
 import { timeZoneOf } from "@/lib/time/settings";
 import { notificationPreferencesAction, timeZoneAction } from "./actions";
 
-export const metadata: Metadata = { title: "My notifications" };
+export const metadata: Metadata = { title: ACCOUNT_PAGES.notifications.name };
 
 const KINDS: Record<NotificationPreferenceKind, { label: string; hint: string }> = {
   uploads: { label: "Uploads", hint: "A file was uploaded to a portal you work in." },
@@ -30,8 +31,7 @@ export default async function NotificationsPage() {
   const [prefs, { zone }] = await Promise.all([getNotificationPreferences(user.id), timeZoneOf({ userId: user.id })]);
   return (
     <AccountPage
-      userId={user.id}
-      title="My notifications"
+      title={ACCOUNT_PAGES.notifications.name}
       intro={
         <>
           Choose which emails you get at {user.email}. Several uploads, requests or messages within a minute come as one email. The daily digest collects the
@@ -42,9 +42,9 @@ export default async function NotificationsPage() {
       <Card>
         <ActionForm action={notificationPreferencesAction} submitLabel="Save">
           {NOTIFICATION_KINDS.map((kind) => (
-            <fieldset key={kind} className="border-b border-slate-100 pb-4" data-testid={`notify-${kind}`}>
+            <fieldset key={kind} className="border-b border-line-soft pb-4" data-testid={`notify-${kind}`}>
               <legend className="font-medium">{KINDS[kind].label}</legend>
-              <p className="mb-2 text-sm text-slate-600">{KINDS[kind].hint}</p>
+              <p className="mb-2 text-sm text-fg-muted">{KINDS[kind].hint}</p>
               <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
                 {MODES.map((m) => (
                   <label key={m.value} className="inline-flex items-center gap-2">

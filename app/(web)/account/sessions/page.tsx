@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AccountPage } from "@/components/account/account-page";
+import { ACCOUNT_PAGES } from "@/components/account/account-pages";
 import { ActionForm } from "@/components/settings/action-form";
 import { Card } from "@/components/ui/card";
 import { describeDevice } from "@/lib/auth/describe-device";
@@ -8,7 +9,7 @@ import { listActiveSessions } from "@/lib/auth/user-sessions";
 import { endOtherSessionsAction, endSessionAction } from "./actions";
 import { Time } from "@/components/ui/time";
 
-export const metadata: Metadata = { title: "Signed-in sessions" };
+export const metadata: Metadata = { title: ACCOUNT_PAGES.sessions.name };
 
 /** Every browser the user is signed in with: device, address, last seen; each can be signed out. */
 export default async function SessionsPage() {
@@ -18,20 +19,19 @@ export default async function SessionsPage() {
   const others = sessions.filter((s) => !s.current);
   return (
     <AccountPage
-      userId={user.id}
-      title="Signed-in sessions"
+      title={ACCOUNT_PAGES.sessions.name}
       intro={<>The browsers signed in as {user.email}. Sign out any you do not recognise, then change your password.</>}
     >
       <Card>
-        <ul className="divide-y divide-slate-100" aria-label="Sessions">
+        <ul className="divide-y divide-line-soft" aria-label="Sessions">
           {sessions.map((s) => (
             <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="session">
               <div className="text-sm">
                 <p className="font-medium">
                   {describeDevice(s.userAgent)}
-                  {s.current ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">This browser</span> : null}
+                  {s.current ? <span className="ml-2 rounded bg-muted px-1.5 py-0.5 text-xs text-fg-2">This browser</span> : null}
                 </p>
-                <p className="text-slate-600">
+                <p className="text-fg-muted">
                   {s.ip || "Unknown address"} · last seen <Time value={s.lastSeenAt} format="relative" /> · signed in <Time value={s.createdAt} />
                 </p>
               </div>
@@ -53,7 +53,7 @@ export default async function SessionsPage() {
       {others.length > 0 ? (
         <ActionForm action={endOtherSessionsAction} submitLabel="Sign out of all other sessions" variant="secondary" />
       ) : (
-        <p className="text-sm text-slate-600">No other browser is signed in.</p>
+        <p className="text-sm text-fg-muted">No other browser is signed in.</p>
       )}
     </AccountPage>
   );

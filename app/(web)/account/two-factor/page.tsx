@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AccountPage } from "@/components/account/account-page";
+import { ACCOUNT_PAGES } from "@/components/account/account-pages";
 import { TwoFactorSetup } from "@/components/account/two-factor-setup";
 import { ActionForm } from "@/components/settings/action-form";
 import { Alert } from "@/components/ui/alert";
@@ -13,10 +14,10 @@ import { twoFactorStatus } from "@/lib/auth/two-factor";
 import { confirmTotpAction, disableTwoFactorAction, finishPasskeyAction, removePasskeyAction, startPasskeyAction, startTotpAction } from "./actions";
 import { Time } from "@/components/ui/time";
 
-export const metadata: Metadata = { title: "Two-factor authentication" };
+export const metadata: Metadata = { title: ACCOUNT_PAGES.twoFactor.name };
 
 const SET_A_PASSWORD = (
-  <Link className="text-brand underline" href="/sign-in/forgot">
+  <Link className="text-brand-ink underline" href="/sign-in/forgot">
     set a password
   </Link>
 );
@@ -31,8 +32,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
   const [status, passkeys] = await Promise.all([twoFactorStatus(user.id), listPasskeys({ userId: user.id })]);
   return (
     <AccountPage
-      userId={user.id}
-      title="Two-factor authentication"
+      title={ACCOUNT_PAGES.twoFactor.name}
       intro={
         <>
           With two-factor authentication on, signing in as {user.email} takes your password and a second factor: a passkey (your device&apos;s fingerprint, face
@@ -46,12 +46,12 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
       <Card title="Passkeys">
         <div className="space-y-4">
           {passkeys.length > 0 ? (
-            <ul className="divide-y divide-slate-100" aria-label="Passkeys">
+            <ul className="divide-y divide-line-soft" aria-label="Passkeys">
               {passkeys.map((p) => (
                 <li key={p.id} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="passkey">
                   <div className="text-sm">
                     <p className="font-medium">{p.name}</p>
-                    <p className="text-slate-600">
+                    <p className="text-fg-muted">
                       Added <Time value={p.createdAt} format="date" /> ·{" "}
                       {p.lastUsedAt ? (
                         <>
@@ -84,7 +84,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-slate-600">No passkeys yet.</p>
+            <p className="text-sm text-fg-muted">No passkeys yet.</p>
           )}
           {status.hasPassword ? (
             <AddPasskey start={startPasskeyAction} finish={finishPasskeyAction} />

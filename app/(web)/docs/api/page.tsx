@@ -10,8 +10,11 @@ export const metadata: Metadata = { title: "API reference" };
 export default function ApiReferencePage() {
   return (
     <>
-      <header className="flex items-center gap-4 border-b border-slate-200 bg-white px-4 py-2 text-sm">
-        <Link href="/" className="inline-flex items-center gap-1 font-medium text-brand hover:underline focus-visible:outline-2 focus-visible:outline-brand">
+      <header className="flex items-center gap-4 border-b border-line bg-surface px-4 py-2 text-sm">
+        <Link
+          href="/"
+          className="inline-flex items-center gap-1 font-medium text-brand-ink hover:underline focus-visible:outline-2 focus-visible:outline-brand-ink"
+        >
           <ArrowLeft aria-hidden size={16} />
           Back to Client Portals
         </Link>

@@ -78,7 +78,7 @@ export default async function PortalListPage({ params, searchParams }: { params:
           <div className="flex flex-wrap items-center gap-2">
             {bulk ? (
               <>
-                <Link className="text-sm text-brand underline" href={`/org/${orgId}/requests`}>
+                <Link className="text-sm text-brand-ink underline" href={`/org/${orgId}/requests`}>
                   Bulk requests
                 </Link>
                 <BulkRequestDialog
@@ -114,7 +114,7 @@ export default async function PortalListPage({ params, searchParams }: { params:
             icon={SearchX}
             title={`No ${what} match these filters`}
             action={
-              <Link className="text-brand underline" href={listHref(orgId, search, { q: undefined, tag: undefined, state: undefined, status: undefined })}>
+              <Link className="text-brand-ink underline" href={listHref(orgId, search, { q: undefined, tag: undefined, state: undefined, status: undefined })}>
                 Clear the search and filters
               </Link>
             }

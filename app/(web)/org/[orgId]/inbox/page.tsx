@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 import { MarkAllSeen } from "@/components/inbox/mark-all-seen";
 import { InboxList, type InboxRow } from "@/components/inbox/inbox-list";
 import { buttonClasses } from "@/components/ui/button";
+import { CONTROL_HEIGHT } from "@/components/ui/field";
 import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
@@ -84,41 +85,49 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Inbox</h1>
-          <p className="text-sm text-slate-600" data-testid="inbox-unread">
+          <p className="text-sm text-fg-muted" data-testid="inbox-unread">
             {unread === 0 ? "Everything is seen." : `${unread >= 100 ? "99+" : unread} new since you last looked.`} Use ↑ ↓ (or j k) to move, Enter to open.
           </p>
         </div>
         {unread > 0 ? <MarkAllSeen action={markAllSeenAction.bind(null, orgId)} /> : null}
       </div>
 
+      {/* One tight group: the selects as wide as their choices need, the two switches side by side. */}
       <form
         method="get"
         action={base}
-        className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+        className="flex flex-col gap-3 rounded-lg border border-line bg-surface p-3 sm:flex-row sm:flex-wrap sm:items-end"
+        data-testid="inbox-filters"
       >
         {filter.portal ? <input type="hidden" name="portal" value={filter.portal} /> : null}
-        <Select
-          label="Kind"
-          id="inbox-kind"
-          name="kind"
-          defaultValue={filter.kind ?? ""}
-          placeholder="Everything"
-          options={INBOX_FILTER_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-        />
-        <Select
-          label="Whose"
-          id="inbox-assignee"
-          name="assignee"
-          defaultValue={filter.assignee ?? ""}
-          placeholder="Anyone's"
-          options={members.map((m) => ({ value: m.id, label: m.name }))}
-        />
-        <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input type="checkbox" name="mine" value="1" defaultChecked={filter.mine} className="size-4 accent-brand" /> Mine only
-        </label>
-        <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input type="checkbox" name="unread" value="1" defaultChecked={filter.unread} className="size-4 accent-brand" /> Unread only
-        </label>
+        <div className="sm:w-48">
+          <Select
+            label="Kind"
+            id="inbox-kind"
+            name="kind"
+            defaultValue={filter.kind ?? ""}
+            placeholder="Everything"
+            options={INBOX_FILTER_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+          />
+        </div>
+        <div className="sm:w-56">
+          <Select
+            label="Whose"
+            id="inbox-assignee"
+            name="assignee"
+            defaultValue={filter.assignee ?? ""}
+            placeholder="Anyone's"
+            options={members.map((m) => ({ value: m.id, label: m.name }))}
+          />
+        </div>
+        <div className={`flex items-center gap-4 ${CONTROL_HEIGHT}`}>
+          <label className="flex items-center gap-2 text-sm text-fg">
+            <input type="checkbox" name="mine" value="1" defaultChecked={filter.mine} className="size-4 accent-brand" /> Mine only
+          </label>
+          <label className="flex items-center gap-2 text-sm text-fg">
+            <input type="checkbox" name="unread" value="1" defaultChecked={filter.unread} className="size-4 accent-brand" /> Unread only
+          </label>
+        </div>
         <button type="submit" className={buttonClasses("secondary", "md")}>
           Apply filters
         </button>
@@ -126,13 +135,13 @@ export default async function InboxPage({ params, searchParams }: { params: Prom
 
       {problem ? <Alert>{problem}</Alert> : null}
       {portal || filtered ? (
-        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+        <p className="flex flex-wrap items-center gap-2 text-sm text-fg-2">
           {portal ? (
             <>
               Only <strong>{portal.name}</strong> ·
             </>
           ) : null}
-          <Link href={base} className="font-medium text-brand underline">
+          <Link href={base} className="font-medium text-brand-ink underline">
             Show everything
           </Link>
         </p>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ROW_LINK } from "@/components/ui/row-link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
@@ -23,7 +24,7 @@ export default async function BulkRequestsPage({ params }: { params: Promise<{ o
       {rows.length === 0 ? (
         <EmptyState icon={Send} title="No bulk requests yet">
           Select portals in the{" "}
-          <Link className="text-brand underline" href={`/org/${orgId}`}>
+          <Link className="text-brand-ink underline" href={`/org/${orgId}`}>
             portal list
           </Link>{" "}
           (or filter it), then use “Send request” to ask all of them for the same thing at once.
@@ -38,11 +39,11 @@ export default async function BulkRequestsPage({ params }: { params: Promise<{ o
               <Th>Created</Th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-line-soft">
             {rows.map((r) => (
               <tr key={r.id} data-testid="bulk-row">
                 <Td>
-                  <Link className="font-medium text-brand hover:underline" href={`/org/${orgId}/requests/${r.id}`}>
+                  <Link className={ROW_LINK} href={`/org/${orgId}/requests/${r.id}`}>
                     {r.title}
                   </Link>
                 </Td>

@@ -1,39 +1,23 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { settingsLinks } from "@/components/settings/settings-pages";
 import { NavTabs, type NavTab } from "@/components/ui/nav-tabs";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 
 /**
- * Every settings page under one navigation; guests have no settings (not found). The API, webhook
- * and connected-apps tabs are named apart from the header's links to the same pages.
+ * Every settings page under one navigation, each tab named as the page's h1 and the header's
+ * Developers menu name it; guests have no settings (not found).
  */
 export default async function SettingsLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const viewer = await findWebViewer(orgId, `/org/${orgId}/settings/profile`);
   if (!viewer || !mayOrg(viewer, "openSettings")) notFound();
   const admin = mayOrg(viewer, "manageOrganization");
-  const api = admin && (await hasApiAccess(orgId));
-  const base = `/org/${orgId}/settings`;
-  const tabs: NavTab[] = [
-    { href: `${base}/profile`, label: "Profile" },
-    ...(admin
-      ? [
-          { href: `${base}/members`, label: "Members" },
-          { href: `${base}/workflow-states`, label: "Workflow states" },
-          { href: `${base}/guest-defaults`, label: "Guest defaults" },
-          { href: `${base}/partner`, label: "Partner integration" },
-        ]
-      : []),
-    ...(api
-      ? [
-          { href: `${base}/api`, label: "API clients" },
-          { href: `${base}/webhooks`, label: "Webhook endpoints", matchPrefix: `${base}/webhooks` },
-        ]
-      : []),
-    { href: `${base}/connected-apps`, label: "Authorized apps" },
-  ];
+  const { general, developers } = settingsLinks(orgId, { admin, api: admin && (await hasApiAccess(orgId)) });
+  // Webhooks: also current on a webhook's own page.
+  const tabs: NavTab[] = [...general, ...developers].map((l) => (l.href.endsWith("/webhooks") ? { ...l, matchPrefix: l.href } : l));
   return (
     <div className="space-y-6">
       <NavTabs label="Organization settings" tabs={tabs} />

@@ -5,12 +5,12 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DueDate, FileList, PortalSwitcher, ACTION_LABEL } from "@/components/guest-view/parts";
 import { FillForm, MarkDoneForm, QuestionForm } from "@/components/guest-view/task-forms";
+import { TaskList } from "@/components/guest-view/task-list";
 import { TaskUpload } from "@/components/guest-view/task-upload";
 import { FilePreview } from "@/components/files/file-preview";
 import { previewFileOf } from "@/components/files/preview-file";
 import { PortalMessages } from "@/components/messages/portal-messages";
-import { Badge } from "@/components/ui/badge";
-import { Card } from "@/components/ui/card";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { getFilePreview } from "@/lib/files/file-url";
@@ -54,9 +54,9 @@ function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: stri
           <QuestionForm action={answerQuestionAction.bind(null, orgId)} portalId={portalId} taskId={task.id} next={next} />
           {canUpload ? (
             <details>
-              <summary className="cursor-pointer text-sm font-medium text-brand">Attach files to your answer (optional)</summary>
+              <summary className="cursor-pointer text-sm font-medium text-brand-ink">Attach files to your answer (optional)</summary>
               <div className="mt-2 space-y-2">
-                {task.files.length > 0 ? <p className="text-sm text-slate-700">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
+                {task.files.length > 0 ? <p className="text-sm text-fg-2">Attached: {task.files.map((f) => f.name).join(", ")}</p> : null}
                 <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next="It is attached to your answer." />
               </div>
             </details>
@@ -69,12 +69,12 @@ function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: stri
       return task.documentFileId ? (
         <Link
           href={`${guestPortalPath(orgId, portalId)}/sign/${task.id}`}
-          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand px-4 py-2 text-sm font-medium text-white hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand sm:w-auto"
+          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand px-4 py-2 text-sm font-medium text-white hover:bg-brand/90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-ink sm:w-auto"
         >
           <FileSignature aria-hidden className="size-4" /> Review and sign
         </Link>
       ) : (
-        <p className="text-sm text-slate-600">The firm has not added the document yet. You will be able to sign it here once they do.</p>
+        <p className="text-sm text-fg-muted">The firm has not added the document yet. You will be able to sign it here once they do.</p>
       );
     case "FileRequest":
       return <FileRequestPart orgId={orgId} portalId={portalId} task={task} canUpload={canUpload} next={next} />;
@@ -83,14 +83,34 @@ function TaskAction({ orgId, portalId, orgName, task, canUpload }: { orgId: stri
   }
 }
 
+/** A task's row in the compact list: its title, then its type, due date and where it stands. */
+function TaskSummary({ task }: { task: OpenTask }) {
+  const status: { tone: BadgeTone; label: string } | null =
+    task.review === "returned" ? { tone: "warning", label: "Sent back to you" } : task.files.length > 0 ? { tone: "info", label: "Started" } : null;
+  return (
+    <>
+      <span className="block font-semibold text-fg">{task.title}</span>
+      <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge tone="brand">{ACTION_LABEL[task.actionType]}</Badge>
+        <DueDate date={task.dueDate} />
+        {status ? (
+          <span data-testid="task-status">
+            <Badge tone={status.tone}>{status.label}</Badge>
+          </span>
+        ) : null}
+      </span>
+    </>
+  );
+}
+
 function FileRequestPart({ orgId, portalId, task, canUpload, next }: { orgId: string; portalId: string; task: OpenTask; canUpload: boolean; next: string }) {
   return (
     <div className="space-y-2">
-      {task.files.length > 0 ? <p className="text-sm text-slate-700">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
+      {task.files.length > 0 ? <p className="text-sm text-fg-2">Sent so far: {task.files.map((f) => f.name).join(", ")}</p> : null}
       {canUpload ? (
         <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={task.id} next={next} />
       ) : (
-        <p className="text-sm text-slate-600">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
+        <p className="text-sm text-fg-muted">Uploading is turned off for you in this portal. Ask the firm to turn it on, or send the files another way.</p>
       )}
     </div>
   );
@@ -126,7 +146,7 @@ export default async function GuestPortalPage({
     <div className="mx-auto max-w-3xl space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <p className="text-sm text-slate-600">{view.portal.orgName}</p>
+          <p className="text-sm text-fg-muted">{view.portal.orgName}</p>
           <h1 className="text-2xl font-semibold" data-testid="portal-name">
             {view.portal.name}
           </h1>
@@ -144,29 +164,26 @@ export default async function GuestPortalPage({
             When {view.portal.orgName} asks you for something, it appears here and you get an email.
           </EmptyState>
         ) : (
-          <ul className="space-y-4">
-            {view.openTasks.map((task) => (
-              <li key={task.id} id={`task-${task.id}`} className="scroll-mt-4" data-testid="guest-task">
-                <Card className="space-y-3 !p-4 sm:!p-6">
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <Badge tone="brand">{ACTION_LABEL[task.actionType]}</Badge>
-                    <DueDate date={task.dueDate} />
-                  </div>
-                  <h3 className="text-base font-semibold text-slate-900">{task.title}</h3>
-                  {task.description ? <p className="whitespace-pre-line text-sm text-slate-700">{task.description}</p> : null}
+          <TaskList
+            tasks={view.openTasks.map((task) => ({
+              id: task.id,
+              summary: <TaskSummary task={task} />,
+              panel: (
+                <>
+                  {task.description ? <p className="text-sm whitespace-pre-line text-fg-2">{task.description}</p> : null}
                   {task.review === "returned" && task.reviewNote ? (
-                    <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="returned-note">
-                      <p className="flex items-center gap-2 font-medium text-amber-900">
+                    <div className="rounded-md border border-warning-line bg-warning-soft p-3 text-sm" data-testid="returned-note">
+                      <p className="flex items-center gap-2 font-medium text-warning-strong">
                         <Undo2 aria-hidden className="size-4" /> {view.portal.orgName} sent this back
                       </p>
-                      <p className="mt-1 whitespace-pre-line text-slate-800">{task.reviewNote}</p>
+                      <p className="mt-1 whitespace-pre-line text-fg">{task.reviewNote}</p>
                     </div>
                   ) : null}
                   <TaskAction orgId={orgId} portalId={portalId} orgName={view.portal.orgName} task={task} canUpload={view.permissions.upload} />
-                </Card>
-              </li>
-            ))}
-          </ul>
+                </>
+              ),
+            }))}
+          />
         )}
       </section>
 
@@ -175,19 +192,19 @@ export default async function GuestPortalPage({
           <h2 id="done-heading" className="text-lg font-semibold">
             Done
           </h2>
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white px-4">
+          <ul className="divide-y divide-line-soft rounded-lg border border-line bg-surface px-4">
             {view.doneTasks.map((task) => (
               <li key={task.id} id={`task-${task.id}`} className="scroll-mt-4 space-y-2 py-3 text-sm" data-testid="guest-done-task">
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <span className="flex items-center gap-2">
-                    <CheckCircle2 aria-hidden className="size-4 text-green-700" />
-                    <span className="font-medium text-slate-900">{task.title}</span>
+                    <CheckCircle2 aria-hidden className="size-4 text-success" />
+                    <span className="font-medium text-fg">{task.title}</span>
                   </span>
-                  <span className="text-slate-600">
+                  <span className="text-fg-muted">
                     Done <Time value={task.completedAt} format="relative" />
                   </span>
                 </div>
-                <p className="text-slate-600" data-testid="done-state">
+                <p className="text-fg-muted" data-testid="done-state">
                   {task.review === "accepted"
                     ? `Accepted by ${view.portal.orgName}. Nothing more to do.`
                     : task.actionType === "FileRequest" || task.actionType === "Question" || task.actionType === "FillForm"
@@ -198,10 +215,10 @@ export default async function GuestPortalPage({
                 </p>
                 {task.actionType === "FileRequest" ? (
                   <>
-                    {task.files.length > 0 ? <p className="text-slate-700">Sent: {task.files.map((f) => f.name).join(", ")}</p> : null}
+                    {task.files.length > 0 ? <p className="text-fg-2">Sent: {task.files.map((f) => f.name).join(", ")}</p> : null}
                     {view.permissions.upload && task.review !== "accepted" ? (
                       <details>
-                        <summary className="cursor-pointer font-medium text-brand">Add more files to this request</summary>
+                        <summary className="cursor-pointer font-medium text-brand-ink">Add more files to this request</summary>
                         <div className="mt-2">
                           <TaskUpload
                             files={fileActions(orgId)}
@@ -250,16 +267,16 @@ export default async function GuestPortalPage({
           <FolderOpen aria-hidden className="size-5" /> Files
         </h2>
         {!view.permissions.download ? (
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-fg-muted">
             You can see these files; downloading them is turned off for this portal. Ask {view.portal.orgName} if you need a copy.
           </p>
         ) : null}
         {view.permissions.upload ? (
-          <details className="rounded-lg border border-dashed border-slate-300 bg-white p-4" data-testid="send-files">
-            <summary className="flex cursor-pointer items-center gap-2 font-medium text-brand">
+          <details className="rounded-lg border border-dashed border-line-strong bg-surface p-4" data-testid="send-files">
+            <summary className="flex cursor-pointer items-center gap-2 font-medium text-brand-ink">
               <Upload aria-hidden className="size-4" /> Send other files to {view.portal.orgName}
             </summary>
-            <p className="mt-2 text-sm text-slate-600">For anything that no request above asks for. {view.portal.orgName} is told about new files.</p>
+            <p className="mt-2 text-sm text-fg-muted">For anything that no request above asks for. {view.portal.orgName} is told about new files.</p>
             <div className="mt-2">
               <TaskUpload files={fileActions(orgId)} portalId={portalId} taskId={null} next={`${view.portal.orgName} is told about it.`} />
             </div>
@@ -270,7 +287,7 @@ export default async function GuestPortalPage({
             Files you upload for a request, and files {view.portal.orgName} shares with you, appear here.
           </EmptyState>
         ) : (
-          <div className="rounded-lg border border-slate-200 bg-white px-4">
+          <div className="rounded-lg border border-line bg-surface px-4">
             <FileList orgId={orgId} portalId={portalId} files={view.files} canDownload={view.permissions.download} />
           </div>
         )}

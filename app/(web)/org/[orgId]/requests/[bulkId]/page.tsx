@@ -6,6 +6,7 @@ import { ActionForm } from "@/components/settings/action-form";
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Progress } from "@/components/ui/progress";
+import { ROW_LINK } from "@/components/ui/row-link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
@@ -40,14 +41,14 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
     <div className="space-y-5">
       <AutoRefresh active={running} />
       <p className="text-sm">
-        <Link className="text-brand underline" href={`/org/${orgId}/requests`}>
+        <Link className="text-brand-ink underline" href={`/org/${orgId}/requests`}>
           All bulk requests
         </Link>
       </p>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold break-words">{bulk.spec.title}</h1>
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-fg-muted">
             {ACTION_LABELS[bulk.spec.action_type]} · sent <Time value={bulk.sentAt} />
           </p>
         </div>
@@ -66,7 +67,7 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
           </ActionForm>
         ) : null}
       </div>
-      <section aria-labelledby="progress-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+      <section aria-labelledby="progress-heading" className="space-y-3 rounded-lg border border-line bg-surface p-4">
         <h2 id="progress-heading" className="flex flex-wrap items-center gap-2 font-semibold">
           Progress
           <Badge tone={running ? "info" : bulk.status === "cancelled" ? "warning" : "success"}>
@@ -84,14 +85,14 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
             ] as const
           ).map(([label, value, key]) => (
             <div key={key}>
-              <dt className="text-slate-600">{label}</dt>
+              <dt className="text-fg-muted">{label}</dt>
               <dd className="text-xl font-semibold tabular-nums" data-testid={`bulk-${key}`}>
                 {value}
               </dd>
             </div>
           ))}
         </dl>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           {done} of {counts.total} portals handled.
         </p>
       </section>
@@ -103,12 +104,12 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
             <Th>Why</Th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-line-soft">
           {bulk.items.map((i) => (
             <tr key={i.portalId} data-testid="bulk-item">
               <Td>
                 {i.taskId ? (
-                  <Link className="text-brand hover:underline" href={`/org/${orgId}/vault/${i.portalId}/tasks/${i.taskId}`}>
+                  <Link className={ROW_LINK} href={`/org/${orgId}/vault/${i.portalId}/tasks/${i.taskId}`}>
                     {i.portalName}
                   </Link>
                 ) : (
@@ -118,7 +119,7 @@ export default async function BulkRequestPage({ params }: { params: Promise<{ or
               <Td>
                 <Badge tone={STATUS_TONE[i.status]}>{i.status === "pending" ? "Waiting" : i.status[0]!.toUpperCase() + i.status.slice(1)}</Badge>
               </Td>
-              <Td className="text-slate-600">{i.reason ? (REASONS[i.reason] ?? i.reason) : ""}</Td>
+              <Td className="text-fg-muted">{i.reason ? (REASONS[i.reason] ?? i.reason) : ""}</Td>
             </tr>
           ))}
         </tbody>

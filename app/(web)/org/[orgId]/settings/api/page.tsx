@@ -8,15 +8,16 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { listOAuthClients } from "@/lib/oauth/clients/manage-client";
 import { hasApiAccess } from "@/lib/oauth/clients/api-access";
 import { createClientAction, deleteClientAction, rotateSecretAction, updateClientProfileAction } from "./actions";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "API settings" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.api.name };
 
 function Notice({ children }: { children: string }) {
   return (
     <div>
-      <h1 className="mb-6 text-2xl font-semibold">API settings</h1>
+      <h1 className="mb-6 text-2xl font-semibold">{SETTINGS_PAGES.api.name}</h1>
       <Card>
-        <p className="text-slate-700">{children}</p>
+        <p className="text-fg-2">{children}</p>
       </Card>
     </div>
   );
@@ -36,8 +37,8 @@ export default async function ApiSettingsPage({ params }: { params: Promise<{ or
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">API settings</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.api.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           OAuth clients let other software use the Client Portals API for this organization, with the scopes you allow. Members approve each app on a consent
           screen.
         </p>

@@ -7,8 +7,9 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { listUserGrants } from "@/lib/oauth/grants";
 import { revokeGrantAction } from "./actions";
 import { Time } from "@/components/ui/time";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Connected apps" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.connectedApps.name };
 
 export default async function ConnectedAppsPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -22,16 +23,16 @@ export default async function ConnectedAppsPage({ params }: { params: Promise<{ 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Connected apps</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.connectedApps.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           Apps you have allowed to use Client Portals on your behalf in this organization. Revoking one stops its access at once.
         </p>
       </div>
       <Card>
         {grants.length === 0 ? (
-          <p className="text-sm text-slate-600">You have not connected any apps.</p>
+          <p className="text-sm text-fg-muted">You have not connected any apps.</p>
         ) : (
-          <ul className="divide-y divide-slate-100">
+          <ul className="divide-y divide-line-soft">
             {grants.map((g) => (
               <li key={g.id} className="flex flex-wrap items-center justify-between gap-4 py-3" data-testid="connected-app" aria-label={g.clientName}>
                 <div className="text-sm">
@@ -39,7 +40,7 @@ export default async function ConnectedAppsPage({ params }: { params: Promise<{ 
                   <p>
                     <code data-testid="grant-scopes">{g.scopes.join(" ")}</code>
                   </p>
-                  <p className="text-slate-600">
+                  <p className="text-fg-muted">
                     Connected <Time value={g.createdAt} format="date" />
                     {g.lastUsedAt ? (
                       <>

@@ -7,8 +7,9 @@ import { mayOrg } from "@/lib/access/policy";
 import { findWebViewer } from "@/lib/web/web-viewer";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { guestDefaultsAction } from "./actions";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Guest defaults" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.guestDefaults.name };
 
 const PERMISSIONS = [
   { name: "view", label: "View the portal", hint: "Without it the guest cannot open the portal at all." },
@@ -26,8 +27,8 @@ export default async function GuestDefaultsPage({ params }: { params: Promise<{ 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Default guest permissions</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.guestDefaults.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           What a guest may do in a portal when first invited to it. Changing them does not change guests already invited.
         </p>
       </div>

@@ -12,8 +12,9 @@ import { listMembers } from "@/lib/members/manage-members";
 import { listMemberInvitations } from "@/lib/members/member-invitations";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitationAction } from "./actions";
 import { Time } from "@/components/ui/time";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Members" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.members.name };
 
 const ROLES = [
   { value: "member", label: "Member" },
@@ -33,8 +34,8 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Members</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.members.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           Members see and work in every portal; admins also manage these settings. Removing someone ends their access and their connected apps at once.
         </p>
       </div>
@@ -58,7 +59,7 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
               </Th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-line-soft">
             {invitations.map((i) => (
               <tr key={i.id} data-testid="invitation-row">
                 <Td>{i.email}</Td>
@@ -82,11 +83,11 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
             <Th>Name</Th>
             <Th>Role</Th>
             <Th>
-              <span className="sr-only">Remove</span>
+              <span className="sr-only">Actions</span>
             </Th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-line-soft">
           {members.map((m) => {
             const who = m.name ?? m.email;
             return (
@@ -95,21 +96,21 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
                   <p className="font-medium">
                     {who} {m.userId === viewer.userId ? <Badge tone="brand">You</Badge> : null}
                   </p>
-                  <p className="text-xs text-slate-600">{m.email}</p>
+                  <p className="text-xs text-fg-muted">{m.email}</p>
                 </Td>
-                <Td>
+                <Td stacked="fill">
                   <ActionForm action={changeRole} submitLabel="Change role" variant="secondary" inline label={`Change role of ${m.email}`}>
                     <input type="hidden" name="userId" value={m.userId} />
                     <Select label={`Role of ${m.email}`} hideLabel id={`role-${m.userId}`} name="role" options={ROLES} defaultValue={m.role} />
                   </ActionForm>
                 </Td>
-                <Td>
+                <Td stacked="end">
                   <ActionForm
                     action={remove}
                     submitLabel="Remove"
                     variant="danger"
                     inline
-                    label={`Remove ${m.email}`}
+                    menu={`Actions for ${m.email}`}
                     confirm={{
                       title: `Remove ${m.email}?`,
                       description:

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/settings/action-form";
+import { BrandColourField } from "@/components/settings/brand-colour-field";
+import { LogoDropZone } from "@/components/settings/logo-drop-zone";
 import { TimeZoneField } from "@/components/settings/time-zone-field";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -11,8 +13,9 @@ import { LOGO_MAX_BYTES } from "@/lib/organization/logo";
 import { getOrgProfile } from "@/lib/organization/profile";
 import { isTwoFactorRequired } from "@/lib/auth/require-two-factor";
 import { defaultTimeZoneAction, logoAction, profileAction, requireTwoFactorAction } from "./actions";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Organization profile" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.profile.name };
 
 export default async function ProfilePage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -25,20 +28,12 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
 
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Organization profile</h1>
+      <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.profile.name}</h1>
       <Card title="Name and brand">
         {admin ? (
           <ActionForm action={profileAction.bind(null, orgId)} submitLabel="Save profile">
             <Input label="Organization name" id="org-name" name="name" defaultValue={profile.name} required maxLength={200} />
-            <Input
-              label="Brand colour"
-              id="org-brand"
-              name="brandColor"
-              defaultValue={profile.brandColor ?? ""}
-              placeholder="#1f4e79"
-              pattern="#[0-9a-fA-F]{6}"
-              hint="A hex colour such as #1f4e79, used for buttons and links on portal and guest pages and in emails. It must be dark enough for white text (4.5:1). Leave empty for the default."
-            />
+            <BrandColourField id="org-brand" name="brandColor" value={profile.brandColor ?? ""} />
           </ActionForm>
         ) : (
           <dl className="text-sm">
@@ -88,19 +83,16 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
             // eslint-disable-next-line @next/next/no-img-element -- our own route, already sized and cached; next/image adds nothing here
             <img src={profile.logoUrl} alt={`${profile.name} logo`} className="h-12 w-auto max-w-full" data-testid="org-logo-preview" />
           ) : (
-            <p className="text-sm text-slate-600">No logo yet: pages and emails show the organization&apos;s name.</p>
+            <p className="text-sm text-fg-muted">No logo yet: pages and emails show the organization&apos;s name.</p>
           )}
           {admin ? (
             <>
               <ActionForm action={logoAction.bind(null, orgId)} submitLabel="Upload logo">
                 <input type="hidden" name="intent" value="upload" />
-                <Input
-                  label="Logo image"
+                <LogoDropZone
                   id="org-logo"
                   name="logo"
-                  type="file"
-                  accept="image/png,image/jpeg"
-                  required
+                  maxBytes={LOGO_MAX_BYTES}
                   hint={`A PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB, shown in the header of portal and guest pages and of emails (a wide logo about 160×40 pixels suits best).`}
                 />
               </ActionForm>
@@ -120,7 +112,7 @@ export default async function ProfilePage({ params }: { params: Promise<{ orgId:
           <dt className="font-medium">API access</dt>
           <dd>{api ? <Badge tone="success">Enabled</Badge> : <Badge>Not available</Badge>}</dd>
         </dl>
-        <p className="mt-3 text-sm text-slate-600">
+        <p className="mt-3 text-sm text-fg-muted">
           The plan and API access are set by Client Portals support. Templates need a business or enterprise plan; the API needs enterprise with API access
           enabled.
         </p>

@@ -14,8 +14,9 @@ import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { toWebhook } from "@/lib/webhooks/to-webhook";
 import { createWebhookAction, deleteWebhookAction, testWebhookAction, updateWebhookAction } from "./actions";
 import { Time } from "@/components/ui/time";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Webhooks" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.webhooks.name };
 
 export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -31,8 +32,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Webhooks</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.webhooks.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           Client Portals POSTs a signed JSON body to each endpoint for the events it subscribes to, retrying a failed delivery 3 times (after 30 s, 2 min and 8
           min). Verify the <code>X-Webhook-Signature</code> header: the lowercase hex HMAC-SHA256 of the raw body, keyed with the signing secret. At most{" "}
           {MAX_WEBHOOKS_PER_ORG} webhooks.
@@ -43,36 +44,34 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
       </Card>
       <Card title="Endpoints">
         {webhooks.length === 0 ? (
-          <p className="text-sm text-slate-600">No webhooks yet.</p>
+          <p className="text-sm text-fg-muted">No webhooks yet.</p>
         ) : (
           <ul className="space-y-4">
             {webhooks.map((w) => (
-              <li key={w.webhook_id} className="space-y-3 rounded-md border border-slate-200 p-4" data-testid="webhook" aria-label={w.url}>
+              <li key={w.webhook_id} className="space-y-3 rounded-md border border-line p-4" data-testid="webhook" aria-label={w.url}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <code className="break-all font-semibold">{w.url}</code>
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
-                  >
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${w.enabled ? "bg-success-tint text-success-strong" : "bg-track text-fg-2"}`}>
                     {w.enabled ? "Enabled" : "Disabled"}
                   </span>
                 </div>
                 <dl className="grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1 text-sm">
-                  <dt className="text-slate-600">Events</dt>
+                  <dt className="text-fg-muted">Events</dt>
                   <dd>
                     <code>{w.events.join(" ")}</code>
                   </dd>
-                  <dt className="text-slate-600">Deliveries</dt>
+                  <dt className="text-fg-muted">Deliveries</dt>
                   <dd data-testid="webhook-counters">
                     {w.success_count} succeeded, {w.failure_count} failed
                   </dd>
-                  <dt className="text-slate-600">Created</dt>
+                  <dt className="text-fg-muted">Created</dt>
                   <dd>
                     <Time value={w.created_at} format="date" />
                   </dd>
-                  <dt className="text-slate-600">Signing secret</dt>
+                  <dt className="text-fg-muted">Signing secret</dt>
                   <dd>
                     <details>
-                      <summary className="cursor-pointer text-brand">Show</summary>
+                      <summary className="cursor-pointer text-brand-ink">Show</summary>
                       <div className="mt-1 flex flex-wrap items-center gap-2">
                         <code className="break-all" data-testid="webhook-secret">
                           {w.secret}
@@ -82,7 +81,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
                     </details>
                   </dd>
                 </dl>
-                <Link href={`/org/${orgId}/settings/webhooks/${w.webhook_id}`} className="text-sm text-brand hover:underline">
+                <Link href={`/org/${orgId}/settings/webhooks/${w.webhook_id}`} className="text-sm text-brand-ink hover:underline">
                   Delivery log
                 </Link>
                 <WebhookActions

@@ -10,8 +10,9 @@ import { findWebViewer } from "@/lib/web/web-viewer";
 import { listWorkflowStates } from "@/lib/workflow/list-workflow-states";
 import { WORKFLOW_STATE_NAME_MAX } from "@/lib/workflow/manage-workflow-states";
 import { addStateAction, moveStateAction, removeStateAction, renameStateAction } from "./actions";
+import { SETTINGS_PAGES } from "@/components/settings/settings-pages";
 
-export const metadata: Metadata = { title: "Workflow states" };
+export const metadata: Metadata = { title: SETTINGS_PAGES.workflowStates.name };
 
 export default async function WorkflowStatesPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
@@ -26,8 +27,8 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-semibold">Workflow states</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <h1 className="text-2xl font-semibold">{SETTINGS_PAGES.workflowStates.name}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
           The stages a portal goes through, in this order in every list. A state in use by a portal cannot be removed.
         </p>
       </div>
@@ -43,10 +44,10 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
           Add the stages your portals go through, such as Onboarding, In review and Complete.
         </EmptyState>
       ) : (
-        <ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" aria-label="Workflow states in order">
+        <ol className="divide-y divide-line-soft rounded-lg border border-line bg-surface" aria-label="Workflow states in order">
           {states.map((s, i) => (
             <li key={s.id} className="flex flex-wrap items-end gap-3 p-3" data-testid="workflow-state" aria-label={s.name}>
-              <span className="w-6 self-center text-sm text-slate-500 tabular-nums">{i + 1}.</span>
+              <span className="w-6 self-center text-sm text-fg-subtle tabular-nums">{i + 1}.</span>
               <div className="min-w-48 flex-1">
                 <ActionForm action={rename} submitLabel="Rename" variant="secondary" inline label={`Rename ${s.name}`}>
                   <input type="hidden" name="workflowStateId" value={s.id} />
@@ -63,7 +64,8 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
                   </div>
                 </ActionForm>
               </div>
-              <div className="flex flex-wrap items-end gap-2">
+              {/* One width whatever moves a row has, so every row's name field is as wide. */}
+              <div className="flex flex-wrap items-end gap-2 sm:w-64 sm:justify-end">
                 {i > 0 ? (
                   <ActionForm action={move} submitLabel="Move up" variant="ghost" inline label={`Move up ${s.name}`}>
                     <input type="hidden" name="workflowStateId" value={s.id} />
@@ -81,7 +83,7 @@ export default async function WorkflowStatesPage({ params }: { params: Promise<{
                   submitLabel="Remove"
                   variant="danger"
                   inline
-                  label={`Remove ${s.name}`}
+                  menu={`Actions for ${s.name}`}
                   confirm={{
                     title: `Remove the state “${s.name}”?`,
                     description: "It disappears from every list. A state still used by a portal is not removed: you are told which portals use it.",

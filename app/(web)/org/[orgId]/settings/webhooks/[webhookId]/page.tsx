@@ -20,25 +20,25 @@ function When({ date }: { date: Date }) {
 }
 
 const STATUS_STYLE = {
-  pending: "bg-amber-100 text-amber-800",
-  succeeded: "bg-emerald-100 text-emerald-800",
-  failed: "bg-red-100 text-red-800",
+  pending: "bg-warning-tint text-warning",
+  succeeded: "bg-success-tint text-success-strong",
+  failed: "bg-danger-tint text-danger-strong",
 } as const;
 
 function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAttempts }) {
   return (
-    <li className="rounded-md border border-slate-200" data-testid="webhook-delivery" aria-label={`${delivery.eventType} ${delivery.id}`}>
+    <li className="rounded-md border border-line" data-testid="webhook-delivery" aria-label={`${delivery.eventType} ${delivery.id}`}>
       <details>
         <summary className="flex cursor-pointer flex-wrap items-center gap-3 p-3 text-sm">
           <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[delivery.status]}`}>{delivery.status}</span>
           <code className="font-medium">{delivery.eventType}</code>
           <When date={delivery.createdAt} />
-          <span className="text-slate-600">
+          <span className="text-fg-muted">
             {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? "" : "s"}
           </span>
         </summary>
-        <div className="space-y-3 border-t border-slate-200 p-3">
-          <p className="text-xs text-slate-600">
+        <div className="space-y-3 border-t border-line p-3">
+          <p className="text-xs text-fg-muted">
             Delivery id (X-Webhook-Delivery-Id) <code>{delivery.id}</code>
             {delivery.eventId ? (
               <>
@@ -48,10 +48,10 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
             ) : null}
           </p>
           {delivery.attempts.length === 0 ? (
-            <p className="text-sm text-slate-600">No attempt yet.</p>
+            <p className="text-sm text-fg-muted">No attempt yet.</p>
           ) : (
             <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-600">
+              <thead className="text-xs text-fg-muted">
                 <tr>
                   <th className="py-1">#</th>
                   <th>Started</th>
@@ -62,7 +62,7 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
               </thead>
               <tbody>
                 {delivery.attempts.map((a) => (
-                  <tr key={a.id} className="border-t border-slate-100 align-top" data-testid="webhook-attempt">
+                  <tr key={a.id} className="border-t border-line-soft align-top" data-testid="webhook-attempt">
                     <td className="py-1">{a.number}</td>
                     <td>
                       <When date={a.startedAt} />
@@ -72,7 +72,7 @@ function Delivery({ orgId, delivery }: { orgId: string; delivery: DeliveryWithAt
                     <td>
                       {a.success ? "Delivered" : a.error}
                       {a.responseBody ? (
-                        <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs">{a.responseBody}</pre>
+                        <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-subtle p-2 text-xs">{a.responseBody}</pre>
                       ) : null}
                     </td>
                   </tr>
@@ -107,11 +107,11 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
   return (
     <div className="space-y-6">
       <div>
-        <Link href={`/org/${orgId}/settings/webhooks`} className="text-sm text-brand hover:underline">
+        <Link href={`/org/${orgId}/settings/webhooks`} className="text-sm text-brand-ink hover:underline">
           ← Webhooks
         </Link>
         <h1 className="mt-2 text-2xl font-semibold">Delivery log</h1>
-        <p className="mt-1 text-sm text-slate-600">
+        <p className="mt-1 text-sm text-fg-muted">
           <code className="break-all">{webhook.url}</code> · {webhook.enabled ? "enabled" : "disabled"} · {webhook.successCount} succeeded,{" "}
           {webhook.failureCount} failed. Deliveries are kept 30 days; the latest {SHOWN} are shown.
         </p>
@@ -121,7 +121,7 @@ export default async function WebhookDeliveriesPage({ params }: { params: Promis
       </Card>
       <Card title="Deliveries">
         {deliveries.length === 0 ? (
-          <p className="text-sm text-slate-600">No deliveries yet.</p>
+          <p className="text-sm text-fg-muted">No deliveries yet.</p>
         ) : (
           <ul className="space-y-2">
             {deliveries.map((d) => (

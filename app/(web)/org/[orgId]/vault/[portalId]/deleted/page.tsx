@@ -26,7 +26,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
     <div className="space-y-4" data-testid="recently-deleted">
       <div>
         <h2 className="text-lg font-semibold">Recently deleted</h2>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           Deleted files and folders stay here for 30 days, then they are removed for good. Restore puts them back where they were.
         </p>
       </div>
@@ -35,7 +35,7 @@ export default async function RecentlyDeletedPage({ params }: { params: Promise<
           icon={Trash2}
           title="Nothing was deleted in the last 30 days"
           action={
-            <Link className="text-sm text-brand underline" href={portalPath(orgId, portalId)}>
+            <Link className="text-sm text-brand-ink underline" href={portalPath(orgId, portalId)}>
               Back to the files
             </Link>
           }

@@ -46,16 +46,16 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
               </Th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-line-soft">
             {guests.map((g) => (
               <tr key={g.id} data-testid="guest-row">
                 <Td>
                   <span className="block font-medium">{g.name ?? g.email}</span>
-                  {g.name ? <span className="block text-xs text-slate-600">{g.email}</span> : null}
+                  {g.name ? <span className="block text-xs text-fg-muted">{g.email}</span> : null}
                 </Td>
                 <Td className="whitespace-nowrap">
                   {g.state === "accepted" ? <Badge tone="success">Accepted</Badge> : <Badge tone="warning">Invited</Badge>}
-                  <span className="mt-1 block text-xs text-slate-600">
+                  <span className="mt-1 block text-xs text-fg-muted">
                     {g.state === "accepted" && g.acceptedAt ? (
                       <>
                         Joined <Time value={g.acceptedAt} format="relative" />
@@ -66,7 +66,7 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
                       </>
                     )}
                   </span>
-                  <span className="block text-xs text-slate-600">
+                  <span className="block text-xs text-fg-muted">
                     {g.lastSeenAt ? (
                       <>
                         Last seen <Time value={g.lastSeenAt} format="relative" />

@@ -51,7 +51,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
             key={k ?? "all"}
             href={href({ kind: k })}
             aria-current={k === kind ? "page" : undefined}
-            className={`rounded-full border px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-brand ${k === kind ? "border-brand bg-brand text-white" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
+            className={`rounded-full border px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-brand-ink ${k === kind ? "border-brand bg-brand text-white" : "border-line-strong bg-surface text-fg-2 hover:bg-subtle"}`}
           >
             {k ? KIND_LABELS[k] : "All"}
           </Link>
@@ -72,17 +72,17 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
                 <Th>What</Th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-line-soft">
               {items.map((r) => (
                 <tr key={r.id} data-testid="history-row" data-action={r.action}>
-                  <Td className="hidden text-slate-600 sm:table-cell">
+                  <Td className="hidden text-fg-muted sm:table-cell">
                     <Time value={r.createdAt} format="relative" />
                   </Td>
                   <Td className="hidden break-words sm:table-cell">
                     <Who actor={r.actor} client={r.client} />
                   </Td>
                   <Td className="break-words">
-                    <p className="mb-1 flex flex-wrap items-center gap-x-2 text-xs text-slate-600 sm:hidden">
+                    <p className="mb-1 flex flex-wrap items-center gap-x-2 text-xs text-fg-muted sm:hidden">
                       <Time value={r.createdAt} format="relative" />
                       <Who actor={r.actor} client={r.client} />
                     </p>
@@ -107,7 +107,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
 function Who({ actor, client }: { actor: { name: string | null; email: string } | null; client: { name: string } | null }) {
   return (
     <span>
-      {actor ? <span>{actor.name ?? actor.email}</span> : <span className="text-slate-600">System</span>}
+      {actor ? <span>{actor.name ?? actor.email}</span> : <span className="text-fg-muted">System</span>}
       {client ? (
         <Badge tone="info" className="ml-1">
           via {client.name}

@@ -25,7 +25,7 @@ export default async function PortalMessagesPage({ params, searchParams }: { par
       <h2 id="messages-heading" className="text-lg font-semibold">
         Messages with the client
       </h2>
-      <p className="text-sm text-slate-600">
+      <p className="text-sm text-fg-muted">
         The portal&apos;s guests read these on their portal page and get an email for each new message (as they chose in their notifications). Files you attach
         are saved in the portal&apos;s top folder.
       </p>

@@ -46,10 +46,10 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
     return (
       <div className="mx-auto max-w-3xl">
         <Card title={signed ? "You have signed" : "Not your turn yet"}>
-          <p className="mb-3 text-sm text-slate-700" role="status" data-testid="signing-refusal">
+          <p className="mb-3 text-sm text-fg-2" role="status" data-testid="signing-refusal">
             {refusal}
           </p>
-          <Link href={portalHref} className="font-medium text-brand underline">
+          <Link href={portalHref} className="font-medium text-brand-ink underline">
             Back to the portal
           </Link>
         </Card>
@@ -59,8 +59,8 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
     return (
       <div className="mx-auto max-w-3xl">
         <Card title="This document is signed">
-          <p className="mb-3 text-sm text-slate-700">The signed copy is in your portal, next to the original.</p>
-          <Link href={portalHref} className="font-medium text-brand underline">
+          <p className="mb-3 text-sm text-fg-2">The signed copy is in your portal, next to the original.</p>
+          <Link href={portalHref} className="font-medium text-brand-ink underline">
             Back to the portal
           </Link>
         </Card>
@@ -68,29 +68,29 @@ export default async function SignPage({ params }: { params: Promise<Params> }) 
     );
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <Link href={portalHref} className="inline-flex items-center gap-1 text-sm text-brand underline">
+      <Link href={portalHref} className="inline-flex items-center gap-1 text-sm text-brand-ink underline">
         <ArrowLeft aria-hidden className="size-4" /> Back to the portal
       </Link>
       <div>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           Please read, then sign
           {doc.signers ? ` (${doc.signers.signed} of ${doc.signers.total} signers have signed; the copy below carries their signatures)` : ""}
         </p>
         <h1 className="text-2xl font-semibold">{doc.taskTitle}</h1>
-        {doc.taskDescription ? <p className="mt-2 whitespace-pre-line text-sm text-slate-700">{doc.taskDescription}</p> : null}
+        {doc.taskDescription ? <p className="mt-2 whitespace-pre-line text-sm text-fg-2">{doc.taskDescription}</p> : null}
       </div>
       <Card title="1. Read the document">
-        <p className="mb-3 text-sm text-slate-700">{doc.name}</p>
+        <p className="mb-3 text-sm text-fg-2">{doc.name}</p>
         {/* Scrolls on its own: reachable with the keyboard (Tab, then the arrow keys). */}
         <div
           role="region"
           aria-label={`Preview of ${doc.name}`}
           tabIndex={0}
-          className="mb-3 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+          className="mb-3 max-h-[70vh] overflow-y-auto rounded-md border border-line bg-subtle p-3 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-ink"
         >
           <PdfPreview url={doc.url} title={doc.name} />
         </div>
-        <a href={doc.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-brand underline">
+        <a href={doc.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-brand-ink underline">
           Open the document in a new tab <ExternalLink aria-hidden className="size-4" />
         </a>
       </Card>

@@ -129,20 +129,20 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                   All files
                 </h2>
               ) : (
-                <Link className="text-brand hover:underline" href={portalPath(orgId, portalId)}>
+                <Link className="text-brand-ink hover:underline" href={portalPath(orgId, portalId)}>
                   All files
                 </Link>
               )}
             </li>
             {view.breadcrumbs.map((c, i) => (
               <li key={c.id} className="flex items-center gap-1">
-                <ChevronRight aria-hidden size={14} className="text-slate-400" />
+                <ChevronRight aria-hidden size={14} className="text-fg-faint" />
                 {i === view.breadcrumbs.length - 1 ? (
                   <h2 className="text-lg font-semibold" aria-current="page">
                     {c.name}
                   </h2>
                 ) : (
-                  <Link className="text-brand hover:underline" href={portalPath(orgId, portalId, c.id)}>
+                  <Link className="text-brand-ink hover:underline" href={portalPath(orgId, portalId, c.id)}>
                     {c.name}
                   </Link>
                 )}
@@ -155,7 +155,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-[14rem_minmax(0,1fr)]">
         <aside aria-label="Folders" className="min-w-0">
-          <details className="rounded-lg border border-slate-200 bg-white p-2 md:hidden">
+          <details className="rounded-lg border border-line bg-surface p-2 md:hidden">
             <summary className="flex cursor-pointer items-center gap-2 px-2 py-1 text-sm font-medium">
               <FolderTreeIcon aria-hidden size={16} /> Folders
             </summary>
@@ -163,7 +163,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
               <FolderTree tree={tree} current={parent} hrefOf={(id) => portalPath(orgId, portalId, id)} />
             </div>
           </details>
-          <div className="hidden rounded-lg border border-slate-200 bg-white p-2 md:block">
+          <div className="hidden rounded-lg border border-line bg-surface p-2 md:block">
             <FolderTree tree={tree} current={parent} hrefOf={(id) => portalPath(orgId, portalId, id)} />
           </div>
         </aside>
@@ -176,7 +176,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
           {view.total === 0 ? (
             // With the upload area above, an empty folder needs no second box: one line says it.
             canUpload ? (
-              <p className="text-sm text-slate-600" data-testid="folder-empty">
+              <p className="text-sm text-fg-muted" data-testid="folder-empty">
                 {template
                   ? "This template is empty. Portals started from it get its folders; the PDFs you upload here can be sent for signature in requests."
                   : "This folder is empty."}
@@ -203,7 +203,7 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                         <Th key={c.sort} className={c.className} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}>
                           <Link
                             href={href({ sort: c.sort, dir: nextDir, page: 1 })}
-                            className="inline-flex items-center gap-1 hover:text-slate-900"
+                            className="inline-flex items-center gap-1 hover:text-fg"
                             data-testid={`sort-${c.sort}`}
                           >
                             {c.label}
@@ -218,12 +218,12 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                     </Th>
                   </tr>
                 </thead>
-                <tbody className="divide-y divide-slate-100" data-testid="file-rows">
+                <tbody className="divide-y divide-line-soft" data-testid="file-rows">
                   {view.items.map((e) => (
                     <tr key={e.id} data-testid="file-row" data-name={e.name}>
                       <Td>
                         <Link
-                          className={`group flex min-w-0 items-center gap-2 hover:underline ${e.isFolder ? "font-medium text-brand" : "text-slate-900"}`}
+                          className={`group flex min-w-0 items-center gap-2 hover:underline ${e.isFolder ? "font-medium text-brand-ink" : "text-fg"}`}
                           href={e.isFolder ? portalPath(orgId, portalId, e.id) : href({ file: e.id })}
                           scroll={e.isFolder ? undefined : false}
                           title={e.name}
@@ -231,13 +231,13 @@ export default async function PortalFolderPage({ params, searchParams }: { param
                           {e.isFolder ? (
                             <Folder aria-hidden size={16} className="shrink-0" />
                           ) : (
-                            <FileText aria-hidden size={16} className="shrink-0 text-slate-400" />
+                            <FileText aria-hidden size={16} className="shrink-0 text-fg-faint" />
                           )}
                           <span className="min-w-0 truncate group-focus-visible:break-all group-focus-visible:whitespace-normal" data-testid="file-name">
                             {e.name}
                           </span>
                         </Link>
-                        <div className="flex flex-wrap gap-x-2 pl-6 text-xs text-slate-600 2xl:hidden">
+                        <div className="flex flex-wrap gap-x-2 pl-6 text-xs text-fg-muted 2xl:hidden">
                           {e.isFolder ? null : <span className={META_CLASS.size}>{formatSize(e.size)}</span>}
                           {e.isFolder ? null : <span className={META_CLASS.type}>{e.extension ? e.extension.toUpperCase() : "File"}</span>}
                           {e.uploader ? (

@@ -6,6 +6,7 @@ import { RemindersBadge, ReviewBadge, StatusBadge } from "@/components/tasks/tas
 import { ACTION_LABELS } from "@/components/tasks/labels";
 import { CreateTaskDialog } from "@/components/tasks/task-form-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
+import { ROW_LINK } from "@/components/ui/row-link";
 import { toApiActionType } from "@/lib/tasks/action-types";
 import { listRecurringRequests } from "@/lib/requests/recurring-requests";
 import { listRequestDocuments } from "@/lib/requests/request-documents";
@@ -70,14 +71,14 @@ export default async function TasksPage({ params }: { params: Promise<Params> })
           Create a task to ask the client for files, answers, a signature or a form, with a due date and reminders.
         </EmptyState>
       ) : (
-        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="task-list">
+        <ul className="divide-y divide-line rounded-lg border border-line bg-surface" data-testid="task-list">
           {tasks.map((t) => (
             <li key={t.id} className="flex flex-wrap items-start justify-between gap-2 px-4 py-3" data-testid="task-row">
               <div className="min-w-0 space-y-1">
-                <Link href={`/org/${orgId}/vault/${portalId}/tasks/${t.id}`} className="font-medium break-words text-brand hover:underline">
+                <Link href={`/org/${orgId}/vault/${portalId}/tasks/${t.id}`} className={`${ROW_LINK} break-words`}>
                   {t.title}
                 </Link>
-                <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
+                <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-fg-muted">
                   <span>{ACTION_LABELS[toApiActionType(t.actionType)]}</span>
                   {t.dueDate ? (
                     <span>

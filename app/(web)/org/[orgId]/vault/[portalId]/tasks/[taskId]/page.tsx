@@ -72,7 +72,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
 
   return (
     <article className="space-y-5" aria-labelledby="task-title">
-      <Link href={back} className="inline-flex items-center gap-1 text-sm text-brand hover:underline">
+      <Link href={back} className="inline-flex items-center gap-1 text-sm text-brand-ink hover:underline">
         <ArrowLeft aria-hidden size={14} />
         All tasks
       </Link>
@@ -81,7 +81,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           <h2 id="task-title" className="text-xl font-semibold break-words">
             {task.title}
           </h2>
-          <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+          <div className="flex flex-wrap items-center gap-2 text-sm text-fg-muted">
             <Badge tone="brand">{ACTION_LABELS[type]}</Badge>
             <StatusBadge status={task.status} dueDate={task.dueDate} now={new Date()} />
             <ReviewBadge task={task} />
@@ -114,10 +114,10 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         </div>
       </div>
 
-      {task.description ? <p className="whitespace-pre-wrap text-slate-800">{task.description}</p> : null}
+      {task.description ? <p className="whitespace-pre-wrap text-fg">{task.description}</p> : null}
 
       {type === "Sign Document" && !done ? (
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-fg-muted">
           {signers.signers.length > 0
             ? `This task completes when the last of its ${signers.signers.length} signers signs.`
             : "This task completes when the client signs the document in their portal."}
@@ -128,12 +128,12 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         <div data-testid="task-review">
           <Card title="Review">
             {done && task.review === "accepted" ? (
-              <p className="text-sm text-green-800" role="status">
+              <p className="text-sm text-success-strong" role="status">
                 Accepted {task.reviewedAt ? <Time value={task.reviewedAt} format="relative" /> : null}. You can still send it back if something turns up.
               </p>
             ) : null}
             {done && task.review !== "accepted" ? (
-              <p className="text-sm text-slate-700">
+              <p className="text-sm text-fg-2">
                 The client sent this
                 {task.completedAt ? (
                   <>
@@ -146,10 +146,10 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
             ) : null}
             {!done && task.review === "returned" ? (
               <div className="space-y-1 text-sm" role="status">
-                <p className="font-medium text-amber-800">
+                <p className="font-medium text-warning">
                   Sent back {task.reviewedAt ? <Time value={task.reviewedAt} format="relative" /> : null}: waiting for the client.
                 </p>
-                <p className="whitespace-pre-wrap text-slate-700">“{task.reviewNote}”</p>
+                <p className="whitespace-pre-wrap text-fg-2">“{task.reviewNote}”</p>
               </div>
             ) : null}
             {done ? (
@@ -164,13 +164,13 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Assignees">
           {task.assignees.length === 0 ? (
-            <p className="text-sm text-slate-600">Nobody is assigned. Assignees are chosen when the task is created.</p>
+            <p className="text-sm text-fg-muted">Nobody is assigned. Assignees are chosen when the task is created.</p>
           ) : (
             <ul className="space-y-1 text-sm">
               {task.assignees.map((a) => (
                 <li key={a.userId}>
                   {a.name ?? a.email}{" "}
-                  <span className="text-slate-500">
+                  <span className="text-fg-subtle">
                     {a.name ? `(${a.email}) ` : ""}· {a.type}
                   </span>
                 </li>
@@ -182,16 +182,16 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         {type === "File Request" ? (
           <Card title="Files for this request">
             {details.files.length === 0 ? (
-              <p className="text-sm text-slate-600">No file yet. The client&apos;s upload to this request completes it.</p>
+              <p className="text-sm text-fg-muted">No file yet. The client&apos;s upload to this request completes it.</p>
             ) : (
               <ul className="space-y-1 text-sm" data-testid="task-files">
                 {details.files.map((f) => (
                   <li key={f.id} className="flex items-center gap-2">
                     <FileText aria-hidden size={14} />
-                    <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${f.id}`}>
+                    <Link className="text-brand-ink hover:underline" href={`${portalPath(orgId, portalId)}?file=${f.id}`}>
                       {f.name}
                     </Link>
-                    <a className="text-xs text-slate-600 underline" href={fileDownloadPath(orgId, portalId, f.id)}>
+                    <a className="text-xs text-fg-muted underline" href={fileDownloadPath(orgId, portalId, f.id)}>
                       Download
                     </a>
                   </li>
@@ -204,13 +204,13 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
         {type === "Question?" ? (
           <Card title="Answer">
             {details.answers.length === 0 ? (
-              <p className="text-sm text-slate-600">Not answered yet.</p>
+              <p className="text-sm text-fg-muted">Not answered yet.</p>
             ) : (
               <ul className="space-y-2 text-sm" data-testid="task-answers">
                 {details.answers.map((a, i) => (
                   <li key={i}>
                     <p className="whitespace-pre-wrap">{formatValue(a.value)}</p>
-                    <p className="text-xs text-slate-500">
+                    <p className="text-xs text-fg-subtle">
                       {a.by.name ?? a.by.email} · <Time value={a.at} format="relative" />
                     </p>
                   </li>
@@ -231,7 +231,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
               </span>
             }
           >
-            {details.formFields.length === 0 ? <p className="text-sm text-slate-600">No fields yet: add them with Edit fields.</p> : null}
+            {details.formFields.length === 0 ? <p className="text-sm text-fg-muted">No fields yet: add them with Edit fields.</p> : null}
             <dl className="space-y-2 text-sm" data-testid="task-form-fields">
               {details.formFields.map((f) => {
                 const answer = details.answers.find((a) => a.fieldId === f.id);
@@ -239,15 +239,15 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
                   <div key={f.id}>
                     <dt className="font-medium">
                       {f.label}
-                      {f.required ? <span className="text-red-700"> *</span> : null}{" "}
-                      <span className="text-xs font-normal text-slate-500">
+                      {f.required ? <span className="text-danger"> *</span> : null}{" "}
+                      <span className="text-xs font-normal text-fg-subtle">
                         {KIND_LABELS[f.kind as FieldKind] ?? f.kind}
                         {f.options.length > 0 ? `: ${f.options.join(", ")}` : ""}
                       </span>
                     </dt>
-                    <dd className="text-slate-700">
+                    <dd className="text-fg-2">
                       {!answer ? (
-                        <span className="text-slate-500">No answer yet</span>
+                        <span className="text-fg-subtle">No answer yet</span>
                       ) : f.kind === "date" && typeof answer.value === "string" ? (
                         <Day value={answer.value} />
                       ) : (
@@ -259,7 +259,7 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
               })}
             </dl>
             {details.answers.some((a) => a.fieldId && !labelOf.has(a.fieldId)) ? (
-              <p className="mt-2 text-xs text-slate-500">Some answers belong to removed fields.</p>
+              <p className="mt-2 text-xs text-fg-subtle">Some answers belong to removed fields.</p>
             ) : null}
           </Card>
         ) : null}
@@ -288,30 +288,30 @@ export default async function TaskPage({ params }: { params: Promise<Params> }) 
           >
             {details.document ? (
               <p className="text-sm">
-                <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${details.document.file.id}`}>
+                <Link className="text-brand-ink hover:underline" href={`${portalPath(orgId, portalId)}?file=${details.document.file.id}`}>
                   {details.document.file.name}
                 </Link>
-                <span className="block text-slate-600">{describePlacement(details.document.placement)}</span>
+                <span className="block text-fg-muted">{describePlacement(details.document.placement)}</span>
               </p>
             ) : (
-              <p className="text-sm text-slate-600">No document: choose a PDF of this portal.</p>
+              <p className="text-sm text-fg-muted">No document: choose a PDF of this portal.</p>
             )}
           </Card>
         ) : null}
 
         <Card title="Reminder log">
           {!task.sendReminder && details.reminders.length === 0 ? (
-            <p className="text-sm text-slate-600">Reminders are off. Edit the task, set a due date and turn them on: {REMINDER_HINT.toLowerCase()}.</p>
+            <p className="text-sm text-fg-muted">Reminders are off. Edit the task, set a due date and turn them on: {REMINDER_HINT.toLowerCase()}.</p>
           ) : details.reminders.length === 0 ? (
-            <p className="text-sm text-slate-600">No reminder point reached yet.</p>
+            <p className="text-sm text-fg-muted">No reminder point reached yet.</p>
           ) : (
             <ul className="space-y-2 text-sm" data-testid="reminder-log">
               {details.reminders.map((r) => (
                 <li key={`${r.offsetDays}-${r.scheduledFor.toISOString()}`} className="flex flex-wrap items-center gap-2">
                   <Badge tone={REMINDER_TONES[r.status as keyof typeof REMINDER_TONES] ?? "neutral"}>{r.status}</Badge>
                   <span>{reminderLabel(r.offsetDays).replace("d-", " days ").replace("due", "on the due date")}</span>
-                  <Time value={r.scheduledFor} className="text-slate-500" />
-                  {r.detail ? <span className="text-slate-500">· {r.detail}</span> : null}
+                  <Time value={r.scheduledFor} className="text-fg-subtle" />
+                  {r.detail ? <span className="text-fg-subtle">· {r.detail}</span> : null}
                 </li>
               ))}
             </ul>
@@ -335,12 +335,12 @@ function SignersCard({ signers }: { signers: Awaited<ReturnType<typeof getSigner
       <ol className="space-y-2 text-sm" data-testid="task-signers">
         {signers.signers.map((s, i) => (
           <li key={s.userId} className="flex flex-wrap items-center gap-2">
-            <span className="text-slate-500">{i + 1}.</span>
+            <span className="text-fg-subtle">{i + 1}.</span>
             <span className="break-words">
-              {s.name ?? s.email} <span className="text-slate-500">({s.type === "guest" ? "guest" : "member"})</span>
+              {s.name ?? s.email} <span className="text-fg-subtle">({s.type === "guest" ? "guest" : "member"})</span>
             </span>
             <Badge tone={SIGNER_STATUS[s.status].tone}>{SIGNER_STATUS[s.status].label}</Badge>
-            {s.signedAt ? <Time value={s.signedAt} className="text-slate-500" /> : null}
+            {s.signedAt ? <Time value={s.signedAt} className="text-fg-subtle" /> : null}
           </li>
         ))}
       </ol>
@@ -355,32 +355,32 @@ function SignedCard({ orgId, portalId, signature }: { orgId: string; portalId: s
     <Card
       title={
         <span className="flex items-center gap-2">
-          <ShieldCheck aria-hidden size={18} className="text-green-700" /> Signed
+          <ShieldCheck aria-hidden size={18} className="text-success" /> Signed
         </span>
       }
     >
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" data-testid="signature-record">
-        <dt className="text-slate-600">Signer</dt>
+        <dt className="text-fg-muted">Signer</dt>
         <dd>
           {signature.signerName ?? signature.signerEmail}
-          {signature.signerName && signature.signerEmail ? <span className="text-slate-500"> ({signature.signerEmail})</span> : null}
+          {signature.signerName && signature.signerEmail ? <span className="text-fg-subtle"> ({signature.signerEmail})</span> : null}
         </dd>
-        <dt className="text-slate-600">Signed</dt>
+        <dt className="text-fg-muted">Signed</dt>
         <dd>
           <Time value={signature.signedAt} />
         </dd>
-        <dt className="text-slate-600">IP address</dt>
+        <dt className="text-fg-muted">IP address</dt>
         <dd>{signature.ip ?? "—"}</dd>
         {signature.method ? (
           <>
-            <dt className="text-slate-600">Signature</dt>
+            <dt className="text-fg-muted">Signature</dt>
             <dd>{signature.method === "drawn" ? "Drawn" : "Typed name"}</dd>
           </>
         ) : null}
         {signature.userAgent ? (
           <>
-            <dt className="text-slate-600">Browser</dt>
-            <dd className="break-words text-slate-700">{signature.userAgent}</dd>
+            <dt className="text-fg-muted">Browser</dt>
+            <dd className="break-words text-fg-2">{signature.userAgent}</dd>
           </>
         ) : null}
       </dl>
@@ -389,17 +389,17 @@ function SignedCard({ orgId, portalId, signature }: { orgId: string; portalId: s
           <>
             <li className="flex flex-wrap items-center gap-2">
               <FileText aria-hidden size={14} />
-              <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${file.id}`}>
+              <Link className="text-brand-ink hover:underline" href={`${portalPath(orgId, portalId)}?file=${file.id}`}>
                 {file.name}
               </Link>
-              <a className="text-xs text-slate-600 underline" href={fileDownloadPath(orgId, portalId, file.id)}>
+              <a className="text-xs text-fg-muted underline" href={fileDownloadPath(orgId, portalId, file.id)}>
                 Download
               </a>
             </li>
             {signature.certificatePage ? (
               <li>
                 <a
-                  className="text-brand hover:underline"
+                  className="text-brand-ink hover:underline"
                   href={`${fileDownloadPath(orgId, portalId, file.id, true)}#page=${signature.certificatePage}`}
                   data-testid="certificate-link"
                 >
@@ -409,12 +409,12 @@ function SignedCard({ orgId, portalId, signature }: { orgId: string; portalId: s
             ) : null}
           </>
         ) : (
-          <li className="text-slate-600">The signed copy was deleted from the portal.</li>
+          <li className="text-fg-muted">The signed copy was deleted from the portal.</li>
         )}
-        <li className="text-slate-700">
+        <li className="text-fg-2">
           Original:{" "}
           {signature.original ? (
-            <Link className="text-brand hover:underline" href={`${portalPath(orgId, portalId)}?file=${signature.original.id}`}>
+            <Link className="text-brand-ink hover:underline" href={`${portalPath(orgId, portalId)}?file=${signature.original.id}`}>
               {signature.original.name}
             </Link>
           ) : (
