@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -235,5 +236,29 @@ describe("a 413 answered before the body is read", { timeout: 60_000 }, () => {
     const next = await fetch(`${base()}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
     expect(next.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("kept-alive connections", { timeout: 30_000 }, () => {
+  it("stay open while idle past Node's default 5 s, so a client's next request is answered on the same one", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
+        const req = request(`${dispatcherUrl}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, keepAlive: String(res.headers["keep-alive"]), reused: req.reusedSocket }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, reused: false });
+      expect(first.keepAlive).toMatch(/timeout=65\b/);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get()).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -14,6 +14,8 @@ import { CLIENT_IP_HEADER, resolveClientIp } from "../lib/security/client-ip.ts"
 
 /** Longest a stopping server waits for requests in flight before it closes their connections. */
 const STOP_GRACE_MS = 25_000;
+/** How long an idle kept-alive connection is kept (above a load balancer's 60 s). */
+const KEEP_ALIVE_MS = 65_000;
 
 export interface AppServerOptions {
   /** Next.js's development mode (`npm run dev`); otherwise the production build in .next. */
@@ -55,7 +57,13 @@ export async function startAppServer({ dev, port, hostname }: AppServerOptions):
   const ownHost = `${hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname}:${port}`;
   const origin = `http://${ownHost}`;
 
-  const server = createServer();
+  const server = createServer({
+    // An idle kept-alive connection stays open longer than the clients that reuse one wait: a load
+    // balancer keeps its connections 60 s (AWS ALB's default), an API client a few seconds. With
+    // Node's default of 5 s, a client sending its next request about 5 s after the last one races
+    // the server closing the connection and gets a reset (ECONNRESET) instead of an answer.
+    keepAliveTimeout: KEEP_ALIVE_MS,
+  });
   // httpServer: in development Next.js takes the server's upgrade requests (its hot reloading).
   const app = next({ dev, dir: projectRoot(), hostname, port, httpServer: server });
   const nextHandler = app.getRequestHandler();
