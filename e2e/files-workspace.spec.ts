@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { createOtherOrganization, pdfBytes } from "./files-support";
-import { gotoStreamed, signIn, saveScreenshot } from "./support";
+import { gotoStreamed, seriousAxeFindings, signIn, saveScreenshot } from "./support";
 
 // The Files tab of the member workspace in the production build: upload several files
 // at once straight to storage, preview a PDF and an image, download through the signed-URL route,
@@ -43,12 +42,7 @@ async function checkPage(page: Page, name: string): Promise<void> {
     }));
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen: ${wide.join(" | ")}`).toBeLessThanOrEqual(innerWidth);
     await saveScreenshot(page, `files-${name}-${size.width}x${size.height}`, { fullPage: true });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(
-      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      `axe on ${name} at ${size.width}px`,
-    ).toEqual([]);
+    expect(await seriousAxeFindings(page), `axe on ${name} at ${size.width}px`).toEqual([]);
   }
   await page.setViewportSize(SIZES[0]);
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { callbackServer, openDeveloperPage, signIn, saveScreenshot } from "./support";
+import { callbackServer, openDeveloperPage, seriousAxeFindings, signIn, saveScreenshot } from "./support";
 
 // The OAuth web flow as an outside client sees it: an admin registers a client in API settings, a
 // member authorizes it on the consent screen, and the client (a tiny HTTP server on loopback plus
@@ -123,8 +122,7 @@ test("a member approves part of the scopes; the client exchanges the code for to
       await saveScreenshot(page, `consent-${width}x${height}${colorScheme === "dark" ? "-dark" : ""}`, { fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 800 });
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${colorScheme})`)).toEqual([]);
+    expect(await seriousAxeFindings(page), `axe on the consent screen (${colorScheme})`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: "light" });
 

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { pdfBytes, withDb } from "./files-support";
-import { DEMO_PASSWORD, gotoStreamed, luminances, saveScreenshot, signedInAt, signIn } from "./support";
+import { DEMO_PASSWORD, gotoStreamed, luminances, saveScreenshot, seriousAxeFindings, signedInAt, signIn } from "./support";
 
 // Every page and dialog, as each role sees it, on a laptop, a desktop and a phone. Each check names
 // the page and the size it failed at:
@@ -163,17 +162,8 @@ async function layoutProblems(page: Page, scope: string | null): Promise<string[
  * roles are the light pass's, already checked with every rule.
  */
 async function expectAxeClean(page: Page, name: string, include?: string, colours = false): Promise<void> {
-  let axe = new AxeBuilder({ page });
-  if (include) axe = axe.include(include);
-  if (colours) axe = axe.withRules(["color-contrast", "link-in-text-block"]);
-  const { violations } = await axe.analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect
-    .soft(
-      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      `axe on ${name}`,
-    )
-    .toEqual([]);
+  const findings = await seriousAxeFindings(page, { ...(include ? { include } : {}), ...(colours ? { rules: ["color-contrast", "link-in-text-block"] } : {}) });
+  expect.soft(findings, `axe on ${name}`).toEqual([]);
 }
 
 /** The relative luminance (WCAG) of what is painted behind `selector` (the first it matches). */

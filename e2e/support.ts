@@ -106,14 +106,25 @@ export async function saveScreenshot(target: Page | Locator, file: string, optio
   await ("goto" in target ? target.screenshot({ path, fullPage: options.fullPage ?? false }) : target.screenshot({ path }));
 }
 
+/**
+ * The serious and critical axe findings on the page as it is (or inside `include`; only `rules`,
+ * when given), each as "rule (impact): the elements' selectors". Axe reports violations alone
+ * (resultTypes): the passing and inapplicable rules are not detailed node by node, which on a
+ * long page costs more than the checks themselves.
+ */
+export async function seriousAxeFindings(page: Page, { include, rules }: { include?: string; rules?: string[] } = {}): Promise<string[]> {
+  let axe = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
+  if (include) axe = axe.include(include);
+  if (rules) axe = axe.withRules(rules);
+  const { violations } = await axe.analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 /** No serious or critical axe violation on the page as it is, each named with its elements. */
 export async function expectAxeClean(page: Page, name: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${name}`,
-  ).toEqual([]);
+  expect(await seriousAxeFindings(page), `axe on ${name}`).toEqual([]);
 }
 
 /** A new browser context of `size`, signed in as `email` with the demo password, at `path`. */
@@ -176,3 +187,19 @@ export async function luminances(element: Locator): Promise<{ text: number; back
 
 /** The WCAG contrast ratio of two relative luminances. */
 export const contrastRatio = (a: number, b: number): number => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+/**
+ * A table row stacked on a phone reads as one unit: `start` and `end` (its actions) share a line,
+ * `end` at the row's end, and nothing in the row is wider than the screen.
+ */
+export async function expectStackedRow(row: Locator, start: Locator, end: Locator, label: string): Promise<void> {
+  const [box, a, b] = await Promise.all([row.boundingBox(), start.boundingBox(), end.boundingBox()]);
+  const sameLine = b!.y < a!.y + a!.height && a!.y < b!.y + b!.height;
+  expect(sameLine, `${label}: its actions (y ${b!.y}) are on the line of what they act on (y ${a!.y})`).toBe(true);
+  expect(box!.x + box!.width - (b!.x + b!.width), `${label}: its actions are at the row's end`).toBeLessThanOrEqual(17);
+  const { widest, screen } = await row.evaluate((tr) => ({
+    widest: Math.max(...[...tr.querySelectorAll("*")].map((el) => el.getBoundingClientRect().right)),
+    screen: window.innerWidth,
+  }));
+  expect(widest, `${label}: the row's parts fit the screen`).toBeLessThanOrEqual(screen);
+}

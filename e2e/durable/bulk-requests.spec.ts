@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 import { startWebhookReceiver, type WebhookReceiver } from "../../lib/webhooks/test-support/webhook-receiver.ts";
 import { query } from "../db";
 import { withDb } from "../files-support";
-import { authorizeNewClient, callbackServer, saveScreenshot, signIn } from "../support";
+import { authorizeNewClient, callbackServer, saveScreenshot, seriousAxeFindings, signIn } from "../support";
 import { bodyOf, until } from "./support";
 
 // A bulk request end to end, against the production build and the local executor: a member filters
@@ -82,10 +81,7 @@ async function look(page: Page, name: string) {
     expect(scrollWidth, `${name} is wider than the ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
     await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  expect(await seriousAxeFindings(page), `axe on ${name}`).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 import { startPartnerSandbox, type PartnerSandbox } from "../../scripts/partner-sandbox.ts";
-import { saveScreenshot, signIn } from "../support";
+import { saveScreenshot, seriousAxeFindings, signIn } from "../support";
 import { startExecutor, stopExecutor, until } from "./support";
 
 // The partner integration in the browser, against the production build with the local executor running the
@@ -42,10 +41,7 @@ async function checkLayout(page: Page, name: string): Promise<void> {
     expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
     await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  expect(await seriousAxeFindings(page), `axe on ${name}`).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
