@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
-import { contrastRatio, luminances, saveScreenshot, signIn } from "./support";
+import { contrastRatio, luminances, saveScreenshot, seriousAxeFindings, signIn } from "./support";
 
 // The portal list with 1,000 portals seeded straight into the e2e database (the server writes its
 // environment to E2E_SERVER_ENV_FILE, see playwright.config.ts): search, filter, sort and page
@@ -47,8 +46,7 @@ async function look(page: Page, name: string) {
     { width: 390, height: 844 },
   ]) {
     await page.setViewportSize(size);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await seriousAxeFindings(page), `axe on ${name} at ${size.width}px`).toEqual([]);
     await saveScreenshot(page, `${name}-${size.width}x${size.height}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -220,6 +218,39 @@ test("a portal's responsible member is chosen in its Settings tab and shown in t
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   await look(page, "list-portals-responsible");
+});
+
+test("on a phone the first screen shows portals: filters fold behind a button that counts them, the selection bar is a line until a portal is ticked", async ({
+  page,
+}) => {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
+  const list = page.url().replace(/\?.*$/, "");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${list}?q=client+01`);
+  const filters = page.getByRole("button", { name: "Filters", exact: true });
+  await expect(filters).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByLabel("Search by name")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Workflow state", exact: true })).toBeHidden();
+  const selection = page.getByTestId("portal-selection");
+  await expect(selection.getByRole("button", { name: "Archive" })).toBeHidden();
+  await expect(page.getByTestId("portal-row").first()).toBeInViewport();
+  const first = (await page.getByTestId("portal-row").first().boundingBox())!;
+  expect(first.y + first.height, "the first portal is whole on the first screen").toBeLessThanOrEqual(844);
+  await saveScreenshot(page, "list-portals-phone-first-screen");
+
+  await filters.click();
+  await expect(filters).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("combobox", { name: "Workflow state", exact: true })).toBeVisible();
+  await page.getByTestId("portal-row").first().getByTestId("portal-select").check();
+  await expect(selection.getByRole("button", { name: "Archive" })).toBeVisible();
+
+  // A filter in force: the button counts it, and the fields are open from the start.
+  await page.goto(`${list}?q=client+01&status=archived&tag=none-such`);
+  await expect(page.getByRole("button", { name: "Filters (2)" })).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("combobox", { name: "Status", exact: true })).toHaveValue("archived");
+  await look(page, "list-portals-phone-filters");
 });
 
 test("portals ticked in the list are tagged, archived and restored at once", async ({ page }) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eServerEnv } from "./server-env";
-import { authorizeNewClient, callbackServer, expectAxeClean, signIn, saveScreenshot } from "./support";
+import { authorizeNewClient, callbackServer, expectAxeClean, expectStackedRow, signIn, saveScreenshot } from "./support";
 
 // The member workspace of a portal: the header (workflow state,
 // tags, archive), the Tasks, Guests, History and Settings tabs, as the demo admin uses them.
@@ -163,6 +163,10 @@ test("invite guests, resend, remove", async ({ page }) => {
   await expect(row).toContainText("Not seen yet");
   await row.getByRole("button", { name: `Resend for ${first}` }).click();
   await expect(toast(page, `New invitation sent to ${first}`)).toBeVisible();
+  // On a phone a guest's permissions and its actions share a line, the actions at the row's end.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectStackedRow(row, row.getByRole("cell").nth(2), row.getByRole("button", { name: `Remove ${first}` }), first);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page
     .getByTestId("guest-row")
     .filter({ hasText: second })

@@ -93,6 +93,9 @@ export function PortalSelectionActions({
   const [tag, setTag] = useState("");
   const none = selected.length === 0;
   const disabled = none || pending;
+  // On a phone the controls show once a portal is ticked: until then the bar is its one-line hint,
+  // so the first screen shows portals rather than disabled buttons.
+  const idle = none ? "max-sm:hidden" : "";
 
   const toast = useToast();
   const apply = async (fields: Record<string, string>) => {
@@ -119,16 +122,16 @@ export function PortalSelectionActions({
         {none ? "Tick portals to change several at once" : `${selected.length} selected`}
       </span>
       {status !== "archived" ? (
-        <Button variant="secondary" size="sm" disabled={disabled} onClick={() => void apply({ kind: "archive" })}>
+        <Button variant="secondary" size="sm" className={idle} disabled={disabled} onClick={() => void apply({ kind: "archive" })}>
           <Archive aria-hidden size={14} /> Archive
         </Button>
       ) : null}
       {status !== "active" ? (
-        <Button variant="secondary" size="sm" disabled={disabled} onClick={() => void apply({ kind: "restore" })}>
+        <Button variant="secondary" size="sm" className={idle} disabled={disabled} onClick={() => void apply({ kind: "restore" })}>
           <ArchiveRestore aria-hidden size={14} /> Restore
         </Button>
       ) : null}
-      <form onSubmit={(e) => void addTag(e)} className="flex items-center gap-1">
+      <form onSubmit={(e) => void addTag(e)} className={`flex items-center gap-1 ${idle}`}>
         <label htmlFor="selection-tag" className="sr-only">
           Tag to add to the selected portals
         </label>
@@ -146,7 +149,7 @@ export function PortalSelectionActions({
         </Button>
       </form>
       {states.length > 0 ? (
-        <span className="flex items-center gap-1">
+        <span className={`flex items-center gap-1 ${idle}`}>
           <Workflow aria-hidden size={14} className="text-fg-subtle" />
           <label htmlFor="selection-state" className="sr-only">
             Move the selected portals to a workflow state

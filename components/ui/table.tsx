@@ -30,7 +30,7 @@ export function Table({
 }) {
   const stack =
     phone === "stack"
-      ? "max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:basis-full max-sm:[&_td]:py-1 max-sm:[&_td]:text-left max-sm:[&_td]:[overflow-wrap:anywhere] max-sm:[&_tr]:flex max-sm:[&_tr]:flex-wrap max-sm:[&_tr]:items-start max-sm:[&_tr]:py-2 max-sm:[&>thead]:sr-only"
+      ? "max-sm:block max-sm:[&>caption]:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:basis-full max-sm:[&_td]:py-1 max-sm:[&_td]:text-left max-sm:[&_td]:[overflow-wrap:anywhere] max-sm:[&_tr]:flex max-sm:[&_tr]:flex-wrap max-sm:[&_tr]:items-start max-sm:[&_tr]:py-2 max-sm:[&>thead]:sr-only"
       : "";
   return (
     <div
@@ -52,11 +52,15 @@ export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellE
 }
 
 /**
- * Where a cell goes in a stacked row (a phone): by default a line of its own; "fill" shares the line
- * with the cells after it and takes the room they leave, "end" sits at the end of the line (a
- * row's menu beside its controls).
+ * Where a cell goes in a stacked row (a phone): by default a line of its own; "inline" shares the
+ * line with the cells after it at its own width, "fill" shares it and takes the room they leave,
+ * "end" sits at the end of the line (a row's actions beside its details).
  */
-const STACKED = { fill: "max-sm:min-w-0 max-sm:grow max-sm:basis-0!", end: "max-sm:ml-auto max-sm:basis-auto!" } as const;
+const STACKED = {
+  inline: "max-sm:basis-auto! max-sm:pr-0",
+  fill: "max-sm:min-w-0 max-sm:grow max-sm:basis-0!",
+  end: "max-sm:ml-auto max-sm:basis-auto!",
+} as const;
 
 export function Td({ className = "", stacked, ...props }: TdHTMLAttributes<HTMLTableCellElement> & { stacked?: keyof typeof STACKED }) {
   return <td className={`px-4 py-2 align-middle text-fg ${stacked ? STACKED[stacked] : ""} ${className}`} {...props} />;

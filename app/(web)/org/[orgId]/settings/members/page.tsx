@@ -62,12 +62,15 @@ export default async function MembersPage({ params }: { params: Promise<{ orgId:
           <tbody className="divide-y divide-line-soft">
             {invitations.map((i) => (
               <tr key={i.id} data-testid="invitation-row">
-                <Td>{i.email}</Td>
-                <Td>{i.role}</Td>
-                <Td>
+                <Td className="font-medium">{i.email}</Td>
+                <Td stacked="inline">{ROLES.find((r) => r.value === i.role)?.label ?? i.role}</Td>
+                <Td stacked="fill">
+                  <span className="sm:hidden" aria-hidden>
+                    Expires{" "}
+                  </span>
                   <Time value={i.expiresAt} format="date" />
                 </Td>
-                <Td>
+                <Td stacked="end">
                   <ActionForm action={revoke} submitLabel="Withdraw" variant="secondary" inline label={`Withdraw the invitation to ${i.email}`}>
                     <input type="hidden" name="invitationId" value={i.id} />
                   </ActionForm>

@@ -76,10 +76,10 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
                     )}
                   </span>
                 </Td>
-                <Td>
+                <Td stacked="fill">
                   <PermissionList permissions={g.permissions} compact />
                 </Td>
-                <Td>
+                <Td stacked="end">
                   <GuestRowActions portalId={portalId} guestId={g.id} email={g.email} accepted={g.state === "accepted"} resend={resend} remove={remove} />
                 </Td>
               </tr>
