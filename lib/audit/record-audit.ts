@@ -69,9 +69,16 @@ export const AUDIT_VALUES = [
   "a.metadata",
 ] as const;
 
-/** Audit rows as a table `a` of a statement (lib/sql.ts jsonRecordset), to insert them with the change they record. */
-export const auditRecordset = (rows: ReturnType<typeof auditRow>[]) =>
-  jsonRecordset(JSON.stringify(rows), "a", {
+/** The JSON text `auditRecordset` reads audit rows from. */
+export const auditJson = (rows: ReturnType<typeof auditRow>[]): string => JSON.stringify(rows);
+
+/**
+ * Audit rows as a table `a` of a statement (lib/sql.ts jsonRecordset), to insert them with the
+ * change they record; given as rows, or as their JSON text (`auditJson`: a statement compiled once,
+ * lib/sql.ts fixedStatement, takes the text as its value).
+ */
+export const auditRecordset = (rows: ReturnType<typeof auditRow>[] | string) =>
+  jsonRecordset(typeof rows === "string" ? rows : auditJson(rows), "a", {
     orgId: "uuid",
     portalId: "uuid",
     actorType: "ActorType",

@@ -43,17 +43,21 @@ export function outboxRow<T extends EventType>(input: RecordEventInput<T>): Outb
   return { id: randomUUID(), orgId: input.orgId, portalId: input.portalId ?? null, type: input.type, data: eventDataSchemas[input.type].parse(input.data) };
 }
 
-/**
- * OutboxRows as a table `e` of a statement (lib/sql.ts jsonRecordset); `n` is each row's place
- * (0, 1, ...), which the statement turns into createdAt order, so that the relay hands them over
- * in the order they were recorded.
- */
 /** The columns an outbox row is inserted with from `outboxRecordset`: OUTBOX_VALUES, then its times. */
 export const OUTBOX_COLUMNS = ["id", "orgId", "portalId", "type", "data", "occurredAt", "createdAt"] as const;
 export const OUTBOX_VALUES = ["e.id", "e.orgId", "e.portalId", "e.type", "e.data"] as const;
 
-export const outboxRecordset = (rows: OutboxRow[]) =>
-  jsonRecordset(JSON.stringify(rows.map((row, n) => ({ ...row, n }))), "e", {
+/** The JSON text `outboxRecordset` reads OutboxRows from, each with its place `n`. */
+export const outboxJson = (rows: OutboxRow[]): string => JSON.stringify(rows.map((row, n) => ({ ...row, n })));
+
+/**
+ * OutboxRows as a table `e` of a statement (lib/sql.ts jsonRecordset); `n` is each row's place
+ * (0, 1, ...), which the statement turns into createdAt order, so that the relay hands them over
+ * in the order they were recorded. Given as rows, or as their JSON text (`outboxJson`: a statement
+ * compiled once, lib/sql.ts fixedStatement, takes the text as its value).
+ */
+export const outboxRecordset = (rows: OutboxRow[] | string) =>
+  jsonRecordset(typeof rows === "string" ? rows : outboxJson(rows), "e", {
     id: "uuid",
     orgId: "uuid",
     portalId: "uuid",

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { requireOrg } from "@/lib/access/policy";
 import { actorOf, userIdOf, type Viewer } from "@/lib/access/viewer";
-import { AUDIT_COLUMNS, AUDIT_VALUES, auditRecordset, auditRow, recordAudit } from "@/lib/audit/record-audit";
+import { AUDIT_COLUMNS, AUDIT_VALUES, auditJson, auditRecordset, auditRow, recordAudit } from "@/lib/audit/record-audit";
 import { invalidRequest } from "@/lib/errors";
 import { withChange } from "@/lib/events/with-change";
 import { kickEventRelay } from "@/lib/events/event-relay";
-import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
+import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxJson, outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
 import { applyTemplateRequests } from "@/lib/requests/template-requests";
-import { execute, plusInterval, sql, textArray } from "@/lib/sql";
+import { execute, fixedStatement, plusInterval, sql, textArray } from "@/lib/sql";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
@@ -95,7 +95,9 @@ async function createPlainPortal({
     metadata: { name, tags, is_template: isTemplate, template_id: null, folders_copied: 0 },
   });
   const event = outboxRow({ orgId, portalId, type: "portal.created", data: { created_by: createdById, tags, is_template: isTemplate } });
-  await execute(insertPortalStatement({ portalId, orgId, name, tags, isTemplate, createdById, createdAt, audit, event }));
+  await execute(
+    insertPortalStatement({ portalId, orgId, name, tags, isTemplate, createdById, createdAt, audit: auditJson([audit]), event: outboxJson([event]) }),
+  );
   kickEventRelay();
   return {
     id: portalId,
@@ -119,54 +121,56 @@ async function createPlainPortal({
  * One statement, atomic on its own (in an open ambient transaction, part of it): the three inserts
  * commit together or not at all. The audit and outbox rows reference the portal inserted beside
  * them; foreign keys are checked at the end of the statement, when it exists. Timestamps are UTC
- * wall time (an ISO string cast to timestamp), as Prisma writes them.
+ * wall time (an ISO string cast to timestamp), as Prisma writes them. Compiled once
+ * (fixedStatement): every portal created through the API sends it.
  */
-function insertPortalStatement(p: {
-  portalId: string;
-  orgId: string;
-  name: string;
-  tags: string[];
-  isTemplate: boolean;
-  createdById: string | null;
-  createdAt: Date;
-  audit: ReturnType<typeof auditRow>;
-  event: ReturnType<typeof outboxRow>;
-}) {
-  const at = p.createdAt;
-  return sql
-    .with("portal", (db) =>
-      db.insertInto("Portal").values({
-        id: p.portalId,
-        orgId: p.orgId,
-        name: p.name,
-        tags: textArray(p.tags),
-        workflowStateId: null,
-        archived: false,
-        isTemplate: p.isTemplate,
-        createdById: p.createdById,
-        createdAt: at,
-        updatedAt: at,
-      }),
-    )
-    .with("audit", (db) =>
-      db
-        .insertInto("AuditLog")
-        .columns(AUDIT_COLUMNS)
-        .expression(
-          db
-            .selectFrom(auditRecordset([p.audit]))
-            .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(at), "timestamp(3)").as("createdAt")]),
-        ),
-    )
-    .insertInto("Event")
-    .columns(OUTBOX_COLUMNS)
-    .expression((db) =>
-      db
-        .selectFrom(outboxRecordset([p.event]))
-        .select((eb) => [
-          ...OUTBOX_VALUES,
-          eb.cast(eb.val(at), "timestamp(3)").as("occurredAt"),
-          plusInterval(eb.cast(eb.val(at), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
-        ]),
-    );
-}
+const insertPortalStatement = fixedStatement(
+  ["portalId", "orgId", "name", "tags", "isTemplate", "createdById", "createdAt", "audit", "event"],
+  (p: {
+    portalId: string;
+    orgId: string;
+    name: string;
+    tags: string[];
+    isTemplate: boolean;
+    createdById: string | null;
+    createdAt: Date;
+    audit: string;
+    event: string;
+  }) =>
+    sql
+      .with("portal", (db) =>
+        db.insertInto("Portal").values({
+          id: p.portalId,
+          orgId: p.orgId,
+          name: p.name,
+          tags: textArray(p.tags),
+          workflowStateId: null,
+          archived: false,
+          isTemplate: p.isTemplate,
+          createdById: p.createdById,
+          createdAt: p.createdAt,
+          updatedAt: p.createdAt,
+        }),
+      )
+      .with("audit", (db) =>
+        db
+          .insertInto("AuditLog")
+          .columns(AUDIT_COLUMNS)
+          .expression(
+            db
+              .selectFrom(auditRecordset(p.audit))
+              .select((eb) => [eb.fn<string>("gen_random_uuid").as("id"), ...AUDIT_VALUES, eb.cast(eb.val(p.createdAt), "timestamp(3)").as("createdAt")]),
+          ),
+      )
+      .insertInto("Event")
+      .columns(OUTBOX_COLUMNS)
+      .expression((db) =>
+        db
+          .selectFrom(outboxRecordset(p.event))
+          .select((eb) => [
+            ...OUTBOX_VALUES,
+            eb.cast(eb.val(p.createdAt), "timestamp(3)").as("occurredAt"),
+            plusInterval(eb.cast(eb.val(p.createdAt), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
+          ]),
+      ),
+);
