@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { e2eDatabase } from "./server-env";
-import { checkScreen, signIn, saveScreenshot } from "./support";
+import { checkScreen, gotoStreamed, signIn, saveScreenshot } from "./support";
 
 // A new portal and a template as the firm first sees them: a new portal's Files tab lists the
 // three first steps (invite, ask, share) and ticks each once done, with one upload area and no
@@ -83,7 +83,7 @@ test("the panel is gone once a portal has a guest, a task and a file", async ({ 
   } finally {
     await client.end();
   }
-  await page.goto(portalPath);
+  await gotoStreamed(page, portalPath);
   await expect(page.getByTestId("files-tab")).toBeVisible();
   await expect(page.getByTestId("first-steps")).toHaveCount(0);
 });

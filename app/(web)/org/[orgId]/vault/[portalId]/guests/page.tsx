@@ -49,11 +49,12 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
           <tbody className="divide-y divide-line-soft">
             {guests.map((g) => (
               <tr key={g.id} data-testid="guest-row">
-                <Td>
+                {/* On a phone: the guest and their actions on the first line, then the state and permissions. */}
+                <Td stacked="fill">
                   <span className="block font-medium">{g.name ?? g.email}</span>
                   {g.name ? <span className="block text-xs text-fg-muted">{g.email}</span> : null}
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td className="whitespace-nowrap max-sm:order-2">
                   {g.state === "accepted" ? <Badge tone="success">Accepted</Badge> : <Badge tone="warning">Invited</Badge>}
                   <span className="mt-1 block text-xs text-fg-muted">
                     {g.state === "accepted" && g.acceptedAt ? (
@@ -76,10 +77,10 @@ export default async function GuestsPage({ params }: { params: Promise<Params> }
                     )}
                   </span>
                 </Td>
-                <Td stacked="fill">
+                <Td className="max-sm:order-2">
                   <PermissionList permissions={g.permissions} compact />
                 </Td>
-                <Td stacked="end">
+                <Td stacked="end" className="max-sm:order-1">
                   <GuestRowActions portalId={portalId} guestId={g.id} email={g.email} accepted={g.state === "accepted"} resend={resend} remove={remove} />
                 </Td>
               </tr>
