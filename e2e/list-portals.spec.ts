@@ -52,6 +52,14 @@ async function look(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/** Signs in as the demo admin, who lands on the portal list; the list's address without a query. */
+async function adminPortalList(page: Page): Promise<string> {
+  await page.goto("/sign-in");
+  await signIn(page, "admin@demo.test");
+  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
+  return page.url().replace(/\?.*$/, "");
+}
+
 test.beforeAll(seed);
 // The specs after this one expect the demo data as seeded.
 test.afterAll(async () => {
@@ -170,10 +178,7 @@ test("the name search follows typing, the total is shown, templates are a tab, a
 test("a portal's responsible member is chosen in its Settings tab and shown in the list, under the name on a phone; anyone else is refused", async ({
   page,
 }) => {
-  await page.goto("/sign-in");
-  await signIn(page, "admin@demo.test");
-  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
-  const list = page.url().replace(/\?.*$/, "");
+  const list = await adminPortalList(page);
   await page.goto(`${list}?q=client+0151`);
   const row = page.getByTestId("portal-row").filter({ hasText: "Seed client 0151" });
   await expect(page.getByRole("columnheader", { name: "Responsible" })).toBeVisible();
@@ -223,10 +228,7 @@ test("a portal's responsible member is chosen in its Settings tab and shown in t
 test("on a phone the first screen shows portals: filters fold behind a button that counts them, the selection bar is a line until a portal is ticked", async ({
   page,
 }) => {
-  await page.goto("/sign-in");
-  await signIn(page, "admin@demo.test");
-  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
-  const list = page.url().replace(/\?.*$/, "");
+  const list = await adminPortalList(page);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${list}?q=client+01`);
   const filters = page.getByRole("button", { name: "Filters", exact: true });
@@ -254,10 +256,8 @@ test("on a phone the first screen shows portals: filters fold behind a button th
 });
 
 test("portals ticked in the list are tagged, archived and restored at once", async ({ page }) => {
-  await page.goto("/sign-in");
-  await signIn(page, "admin@demo.test");
-  await expect(page.getByRole("heading", { name: "Portals", exact: true })).toBeVisible();
-  await page.goto(page.url().replace(/\?.*$/, "") + "?q=client+014");
+  const list = await adminPortalList(page);
+  await page.goto(`${list}?q=client+014`);
   const rows = page.getByTestId("portal-row");
   await expect(rows).toHaveCount(10);
   const selection = page.getByTestId("portal-selection");
@@ -285,7 +285,7 @@ test("portals ticked in the list are tagged, archived and restored at once", asy
   await expect(rows).toHaveCount(8);
   await expect(rows.filter({ hasText: "Seed client 0141" })).toHaveCount(0);
 
-  await page.goto(page.url().replace(/\?.*$/, "") + "?q=client+014&status=archived");
+  await page.goto(`${list}?q=client+014&status=archived`);
   await expect(rows).toHaveCount(2);
   await page.getByTestId("portal-select-all").check();
   await selection.getByRole("button", { name: "Restore" }).click();
