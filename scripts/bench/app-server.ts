@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,32 @@ function cpuMsOf(pid: number | undefined): number {
     .replace(/^.*\) /, "")
     .split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time every process of the machine has used so far, in ms (the busy fields of /proc/stat). */
+export function machineCpuMs(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * 10;
+}
+
+/**
+ * CPU time the PostgreSQL processes (every server on the machine) have used so far, in ms: each
+ * live process's own, and the postmasters' ended children's (a backend whose connection closed).
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const [comm, rest] = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ");
+      if (!comm!.endsWith("(postgres")) continue;
+      const fields = rest!.split(" ");
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /**
