@@ -29,4 +29,17 @@ describe("fixedStatement", () => {
     );
     expect(() => statement({ orgId: "org-1", take: 3 })).toThrow(/take not among the statement's parameters/);
   });
+
+  it("names a prepared statement after its text (one name per text), and leaves the others unnamed", () => {
+    const build = (p: { orgId: string }) => sql.selectFrom("Portal").select("id").where("orgId", "=", p.orgId);
+    const nameOf = (statement: object) => (statement as { preparedName?: string }).preparedName;
+    const prepared = fixedStatement(["orgId"], build, { prepared: true });
+    const again = fixedStatement(["orgId"], build, { prepared: true });
+    const other = fixedStatement(["orgId"], (p: { orgId: string }) => build(p).where("name", "=", "x"), { prepared: true });
+    const plain = fixedStatement(["orgId"], build);
+    expect(nameOf(prepared({ orgId: "org-1" }))).toMatch(/^fixed_[0-9a-f]{24}$/);
+    expect(nameOf(again({ orgId: "org-2" }))).toBe(nameOf(prepared({ orgId: "org-1" })));
+    expect(nameOf(other({ orgId: "org-1" }))).not.toBe(nameOf(prepared({ orgId: "org-1" })));
+    expect(nameOf(plain({ orgId: "org-1" }))).toBeUndefined();
+  });
 });

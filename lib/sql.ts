@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 import {
   DummyDriver,
   Kysely,
@@ -37,15 +39,20 @@ export const sql = new Kysely<DB>({
 export interface SendOptions {
   /** The transaction to run in (a `tx` handed to a domain helper); default: the ambient one, or none. */
   tx?: Tx;
-  /** A prepared statement's name, for statements of a hot path (lib/db.ts `query`). */
-  name?: string;
 }
 
 /** Sends a statement and returns its rows, typed as Kysely infers them from the schema. */
 export async function rows<Q extends Compilable<unknown>>(statement: Q, options: SendOptions = {}): Promise<InferResult<Q>> {
   const { text, values } = compiled(statement);
   if (options.tx) return options.tx.$queryRawUnsafe<InferResult<Q>>(text, ...values);
-  return (await query(text, values, options.name ? { name: options.name } : {})) as InferResult<Q>;
+  // A fixed statement goes as a prepared statement of that name (lib/db.ts `query`).
+  const name = (statement as Partial<Prepared>).preparedName;
+  return (await query(text, values, name ? { name } : {})) as InferResult<Q>;
+}
+
+/** A fixed statement's name as a prepared statement (fixedStatement). */
+interface Prepared {
+  preparedName: string;
 }
 
 /** Sends a statement whose rows are not read (a lock, an update); returns the number of rows it touched. */
@@ -103,6 +110,9 @@ export function jsonRecordset<A extends string, C extends RecordsetColumns>(json
 /** A text[] parameter (null: a NULL text[]). */
 export const textArray = <T extends readonly string[] | null>(values: T): RawBuilder<T> => text<T>`${values}::text[]`;
 
+/** A uuid[] parameter: a list of ids as one value (`id = ANY(...)`), so the statement's text does not depend on its length. */
+export const uuidArray = (values: readonly string[]): RawBuilder<string[]> => text<string[]>`${values}::uuid[]`;
+
 /** The elements of an array as a table `alias` whose one column has the same name: `unnest(a) AS s(s)`. */
 export const elements = <A extends string>(array: Expression<readonly string[] | null>, alias: A): AliasedRawBuilder<Record<A, string>, A> =>
   text<Record<A, string>>`unnest(${array})`.as<A>(text`${text.id(alias)}(${text.id(alias)})`);
@@ -143,12 +153,20 @@ const standIn = (key: string) => `\u0000lib/sql:${key}\u0000`;
  * of CPU per call less). Every value must reach the statement as a parameter (a `where` value,
  * `eb.val`, `textArray`...) and must not be read by `build` (no `?? null`, no `.map`): compiling
  * throws when a value does not appear among the parameters.
+ *
+ * `prepared`: sent by `rows` as a prepared statement named after its text, which each connection
+ * parses once; after five runs PostgreSQL may keep one generic plan for it on that connection. Only
+ * for statements whose plan cannot go wrong as tables grow (inserts, a key lookup): a generic plan
+ * is made from the table sizes of the moment and kept while the connection lives, so a statement
+ * that joins a table planned while it was small goes on scanning it whole once it is large (seen:
+ * the relay's delivery planning at 3 s per run after a few thousand deliveries).
  */
 export function fixedStatement<P extends Record<string, unknown>, Q extends Compilable<unknown>>(
   keys: readonly (keyof P & string)[],
   build: (values: P) => Q,
+  options: { prepared?: boolean } = {},
 ): (values: P) => Compilable<InferResult<Q>[number]> {
-  let compiledOnce: { query: ReturnType<Q["compile"]>; places: (string | undefined)[] } | undefined;
+  let compiledOnce: { query: ReturnType<Q["compile"]>; places: (string | undefined)[]; preparedName: string | undefined } | undefined;
   return (values) => {
     if (!compiledOnce) {
       const query = build(Object.fromEntries(keys.map((key) => [key, standIn(key)])) as P).compile() as ReturnType<Q["compile"]>;
@@ -156,10 +174,12 @@ export function fixedStatement<P extends Record<string, unknown>, Q extends Comp
       const places = query.parameters.map((value) => (typeof value === "string" ? byStandIn.get(value) : undefined));
       const missing = keys.filter((key) => !places.includes(key));
       if (missing.length > 0) throw new Error(`fixedStatement: ${missing.join(", ")} not among the statement's parameters`);
-      compiledOnce = { query, places };
+      const preparedName = options.prepared ? `fixed_${createHash("sha256").update(query.sql).digest("hex").slice(0, 24)}` : undefined;
+      compiledOnce = { query, places, preparedName };
     }
-    const { query, places } = compiledOnce;
+    const { query, places, preparedName } = compiledOnce;
     const parameters = query.parameters.map((value, i) => (places[i] === undefined ? value : values[places[i]]));
-    return { compile: () => ({ ...query, parameters }) } as Compilable<InferResult<Q>[number]>;
+    const statement: Compilable<InferResult<Q>[number]> & Partial<Prepared> = { compile: () => ({ ...query, parameters }) as never, preparedName };
+    return statement;
   };
 }

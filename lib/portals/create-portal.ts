@@ -7,7 +7,7 @@ import { withChange } from "@/lib/events/with-change";
 import { kickEventRelay } from "@/lib/events/event-relay";
 import { OUTBOX_COLUMNS, OUTBOX_VALUES, outboxJson, outboxRecordset, outboxRow, recordEvent } from "@/lib/events/record-event";
 import { applyTemplateRequests } from "@/lib/requests/template-requests";
-import { execute, fixedStatement, plusInterval, sql, textArray } from "@/lib/sql";
+import { fixedStatement, plusInterval, rows, sql, textArray } from "@/lib/sql";
 import { copyFolderTree } from "./copy-folder-tree";
 import { loadPortal } from "./get-portal";
 import type { PortalRecord } from "./portal-record";
@@ -95,9 +95,7 @@ async function createPlainPortal({
     metadata: { name, tags, is_template: isTemplate, template_id: null, folders_copied: 0 },
   });
   const event = outboxRow({ orgId, portalId, type: "portal.created", data: { created_by: createdById, tags, is_template: isTemplate } });
-  await execute(
-    insertPortalStatement({ portalId, orgId, name, tags, isTemplate, createdById, createdAt, audit: auditJson([audit]), event: outboxJson([event]) }),
-  );
+  await rows(insertPortalStatement({ portalId, orgId, name, tags, isTemplate, createdById, createdAt, audit: auditJson([audit]), event: outboxJson([event]) }));
   kickEventRelay();
   return {
     id: portalId,
@@ -173,4 +171,6 @@ const insertPortalStatement = fixedStatement(
             plusInterval(eb.cast(eb.val(p.createdAt), "timestamp(3)"), eb.ref("e.n"), "millisecond").as("createdAt"),
           ]),
       ),
+  // Key lookups and inserts: no plan of it depends on a table's size.
+  { prepared: true },
 );

@@ -220,8 +220,6 @@ export async function refreshInOneStatement(credentials: ClientCredentials, para
       childHash: refreshTokenHash(plaintext),
       expiresAt,
     }),
-    // Prepared once per connection: PostgreSQL parses and plans this statement once, not per grant.
-    { name: "oauth_refresh_in_one_statement" },
   );
   if (!row) return null;
   const scopes = accessScopes(row.scopes, requested, row.allowedScopes.filter(isScope));
@@ -315,4 +313,6 @@ const oneStatementRefresh = fixedStatement(
       .selectFrom("live_grant as l")
       .innerJoin("child", "child.grantId", "l.id")
       .select(["l.id as grantId", "l.orgId", "l.userId", "l.resource", "l.clientId", "l.allowedScopes", "l.scopes"]),
+  // Key lookups and inserts: no plan of it depends on a table's size.
+  { prepared: true },
 );
