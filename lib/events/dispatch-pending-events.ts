@@ -1,6 +1,6 @@
 import type { InferResult } from "kysely";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { execute, rows, sql } from "@/lib/sql";
+import { fixedStatement, rows, sql, uuidArray } from "@/lib/sql";
 import { deliveryStart, planDeliveries, type PlannedDelivery } from "./plan-deliveries";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
 import { commandEventIds, isEventType, subscribableEventTypes } from "./types";
@@ -19,23 +19,23 @@ export type DispatchOptions = {
 /**
  * Leases up to `limit` committed, undispatched events (oldest first) until `leaseUntil`, and
  * returns them with whether each has webhooks / a partner / clients to go to now (the envelope's
- * `routes`).
+ * `routes`). Compiled once per shape (fixedStatement): it runs after every write.
  */
-function claimStatement(leaseUntil: Date, limit: number, orgId: string | undefined) {
+function claimStatement(p: { leaseUntil: Date; limit: number; orgId?: string }) {
   const pending = sql
     .selectFrom("Event")
     .select("id")
     .where("dispatchedAt", "is", null)
     .where((eb) => eb.or([eb("dispatchLeaseUntil", "is", null), eb("dispatchLeaseUntil", "<", eb.fn<Date>("now"))]))
-    .$if(orgId !== undefined, (q) => q.where("orgId", "=", orgId!))
+    .$if(p.orgId !== undefined, (q) => q.where("orgId", "=", p.orgId!))
     .orderBy("createdAt")
     .orderBy("id")
-    .limit(limit)
+    .limit(p.limit)
     .forUpdate()
     .skipLocked();
   return sql
     .updateTable("Event")
-    .set({ dispatchLeaseUntil: leaseUntil })
+    .set({ dispatchLeaseUntil: p.leaseUntil })
     .where("id", "in", pending)
     .returning((eb) => [
       "Event.id",
@@ -64,7 +64,26 @@ function claimStatement(leaseUntil: Date, limit: number, orgId: string | undefin
     ]);
 }
 
-type PendingRow = InferResult<ReturnType<typeof claimStatement>>[number];
+const claimAll = fixedStatement(["leaseUntil", "limit"], (p: { leaseUntil: Date; limit: number }) => claimStatement(p));
+const claimOrg = fixedStatement(["leaseUntil", "limit", "orgId"], (p: { leaseUntil: Date; limit: number; orgId: string }) => claimStatement(p));
+
+/** The batch handed over: sent, released. */
+const markSent = fixedStatement(["ids", "at"], (p: { ids: string[]; at: Date }) =>
+  sql
+    .updateTable("Event")
+    .set({ dispatchedAt: p.at, lastDispatchError: null, dispatchLeaseUntil: null })
+    .where("id", "=", (eb) => eb.fn.any(uuidArray(p.ids))),
+);
+
+/** The batch not accepted: the attempt and its error recorded, the rows released for the next run. */
+const markFailed = fixedStatement(["ids", "error"], (p: { ids: string[]; error: string }) =>
+  sql
+    .updateTable("Event")
+    .set((eb) => ({ dispatchAttempts: eb("dispatchAttempts", "+", 1), lastDispatchError: p.error, dispatchLeaseUntil: null }))
+    .where("id", "=", (eb) => eb.fn.any(uuidArray(p.ids))),
+);
+
+type PendingRow = InferResult<ReturnType<typeof claimAll>>[number];
 
 const DEFAULT_LIMIT = 100;
 const DEFAULT_SEND_TIMEOUT_MS = 15_000;
@@ -90,9 +109,9 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
   const sendTimeoutMs = options.sendTimeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
   const leaseUntil = new Date(Date.now() + sendTimeoutMs + LEASE_MARGIN_MS);
 
-  // Straight through the pool (lib/sql `rows`), as the release below: the relay runs after every
+  // Straight through the pool (lib/sql `rows`), as the marks below: the relay runs after every
   // write, and Prisma's per-statement work cost more than the statements.
-  const claimed = await rows(claimStatement(leaseUntil, limit, options.orgId));
+  const claimed = await rows(options.orgId === undefined ? claimAll({ leaseUntil, limit }) : claimOrg({ leaseUntil, limit, orgId: options.orgId }));
   if (claimed.length === 0) return { sent: 0, failed: 0 };
   // RETURNING keeps no order; Inngest gets the batch oldest first.
   const batch = claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
@@ -108,16 +127,11 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
     const send = options.send ?? eventSender();
     await withTimeout(send(outgoing), sendTimeoutMs);
   } catch (err) {
-    await execute(
-      sql
-        .updateTable("Event")
-        .set((eb) => ({ dispatchAttempts: eb("dispatchAttempts", "+", 1), lastDispatchError: errorText(err), dispatchLeaseUntil: null }))
-        .where("id", "in", ids),
-    );
+    await rows(markFailed({ ids, error: errorText(err) }));
     return { sent: 0, failed: batch.length };
   }
   // One statement marks the whole batch sent.
-  await execute(sql.updateTable("Event").set({ dispatchedAt: new Date(), lastDispatchError: null, dispatchLeaseUntil: null }).where("id", "in", ids));
+  await rows(markSent({ ids, at: new Date() }));
   return { sent: batch.length, failed: 0 };
 }
 
