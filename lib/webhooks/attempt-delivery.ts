@@ -5,7 +5,7 @@ import pLimit from "p-limit";
 import { decrypt } from "@/lib/crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OutboundPolicy } from "@/lib/outbound";
-import { enumValue, jsonRecordset, rows, sql } from "@/lib/sql";
+import { enumValue, fixedStatement, jsonRecordset, rows, sql } from "@/lib/sql";
 import { finishDelivery } from "./finish-delivery";
 import { buildPayload, TEST_EVENT } from "./payload";
 import { sendWebhookRequest, type WebhookResponse } from "./send";
@@ -25,61 +25,64 @@ export type AttemptOutcome =
  */
 async function loadAttempts(requests: readonly AttemptRequest[], at: Date) {
   const wanted = requests.map((r) => ({ id: r.deliveryId, number: r.number }));
-  return rows(
-    sql
-      .selectFrom(jsonRecordset(JSON.stringify(wanted), "t", { id: "uuid", number: "int" }))
-      .innerJoin("WebhookDelivery as d", "d.id", "t.id")
-      .innerJoin("Webhook as w", "w.id", "d.webhookId")
-      .leftJoin("Event as e", "e.id", "d.eventId")
-      .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").onRef("a.number", "=", "t.number"))
-      .leftJoin("Portal as p", (j) => j.onRef("p.id", "=", "e.portalId").onRef("p.orgId", "=", "w.orgId"))
-      .select((eb) => [
-        "d.id as deliveryId",
-        "t.number",
-        "d.status",
-        "d.eventType",
-        "d.createdAt",
-        "w.id as webhookId",
-        "w.orgId",
-        "w.url",
-        "w.enabled",
-        "w.secretEncrypted",
-        // The rotated-out secret, only while its grace period lasts at the attempt's time.
-        eb.case().when("w.previousSecretExpiresAt", ">", at).then(eb.ref("w.previousSecretEncrypted")).else(null).end().as("previousSecretEncrypted"),
-        "e.id as eventId",
-        "e.portalId",
-        // A json column holds JSON: what the pg driver parses it to.
-        eb.ref("e.data").$castTo<Prisma.JsonValue>().as("data"),
-        "e.occurredAt",
-        "a.success as loggedSuccess",
-        "a.statusCode as loggedStatusCode",
-        "a.error as loggedError",
-        "p.name as portalName",
-        // [system, value] pairs in creation order; null without a portal.
-        eb
-          .case()
-          .when("p.id", "is not", null)
-          .then(
-            eb
-              .selectFrom("ExternalSystemId as x")
-              .select((x) =>
-                x.fn
-                  .coalesce(
-                    x.fn
-                      .agg<[string, string][]>("json_agg", [x.fn("json_build_array", ["x.system", "x.value"])])
-                      .orderBy("x.createdAt")
-                      .orderBy("x.id"),
-                    x.cast<[string, string][]>(x.val("[]"), "json"),
-                  )
-                  .as("pairs"),
-              )
-              .whereRef("x.portalId", "=", "p.id"),
-          )
-          .end()
-          .as("externalIds"),
-      ]),
-  );
+  return rows(loadStatement({ wanted: JSON.stringify(wanted), at }));
 }
+
+/** Compiled once (fixedStatement): every step of a delivery run sends it. */
+const loadStatement = fixedStatement(["wanted", "at"], ({ wanted, at }: { wanted: string; at: Date }) =>
+  sql
+    .selectFrom(jsonRecordset(wanted, "t", { id: "uuid", number: "int" }))
+    .innerJoin("WebhookDelivery as d", "d.id", "t.id")
+    .innerJoin("Webhook as w", "w.id", "d.webhookId")
+    .leftJoin("Event as e", "e.id", "d.eventId")
+    .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").onRef("a.number", "=", "t.number"))
+    .leftJoin("Portal as p", (j) => j.onRef("p.id", "=", "e.portalId").onRef("p.orgId", "=", "w.orgId"))
+    .select((eb) => [
+      "d.id as deliveryId",
+      "t.number",
+      "d.status",
+      "d.eventType",
+      "d.createdAt",
+      "w.id as webhookId",
+      "w.orgId",
+      "w.url",
+      "w.enabled",
+      "w.secretEncrypted",
+      // The rotated-out secret, only while its grace period lasts at the attempt's time.
+      eb.case().when("w.previousSecretExpiresAt", ">", at).then(eb.ref("w.previousSecretEncrypted")).else(null).end().as("previousSecretEncrypted"),
+      "e.id as eventId",
+      "e.portalId",
+      // A json column holds JSON: what the pg driver parses it to.
+      eb.ref("e.data").$castTo<Prisma.JsonValue>().as("data"),
+      "e.occurredAt",
+      "a.success as loggedSuccess",
+      "a.statusCode as loggedStatusCode",
+      "a.error as loggedError",
+      "p.name as portalName",
+      // [system, value] pairs in creation order; null without a portal.
+      eb
+        .case()
+        .when("p.id", "is not", null)
+        .then(
+          eb
+            .selectFrom("ExternalSystemId as x")
+            .select((x) =>
+              x.fn
+                .coalesce(
+                  x.fn
+                    .agg<[string, string][]>("json_agg", [x.fn("json_build_array", ["x.system", "x.value"])])
+                    .orderBy("x.createdAt")
+                    .orderBy("x.id"),
+                  x.cast<[string, string][]>(x.val("[]"), "json"),
+                )
+                .as("pairs"),
+            )
+            .whereRef("x.portalId", "=", "p.id"),
+        )
+        .end()
+        .as("externalIds"),
+    ]),
+);
 
 type Loaded = Awaited<ReturnType<typeof loadAttempts>>[number];
 
@@ -127,99 +130,102 @@ async function logAttemptsTogether(made: readonly Made[]): Promise<void> {
     finish,
     count,
   }));
-  await rows(
-    sql
-      .with("t", (db) =>
-        db
-          .selectFrom(
-            jsonRecordset(JSON.stringify(input), "r", {
-              id: "uuid",
-              deliveryId: "uuid",
-              number: "int",
-              startedAt: "timestamp",
-              durationMs: "int",
-              statusCode: "int",
-              success: "bool",
-              error: "text",
-              responseBody: "text",
-              finish: "bool",
-              count: "bool",
-            }),
-          )
-          .selectAll(),
-      )
-      .with("logged", (q) =>
-        q
-          .insertInto("WebhookAttempt")
-          .columns(["id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "success", "error", "responseBody"])
-          .expression((eb) =>
-            eb
-              .selectFrom("t")
-              .select((s) => [
-                s.ref("t.id").$notNull().as("id"),
-                s.ref("t.deliveryId").$notNull().as("deliveryId"),
-                s.ref("t.number").$notNull().as("number"),
-                s.ref("t.startedAt").$notNull().as("startedAt"),
-                s.ref("t.durationMs").$notNull().as("durationMs"),
-                "t.statusCode",
-                s.ref("t.success").$notNull().as("success"),
-                "t.error",
-                "t.responseBody",
-              ]),
-          )
-          .returning("id"),
-      )
-      .with("done", (q) =>
-        q
-          .updateTable("WebhookDelivery as d")
-          .from("t")
-          .set((eb) => ({
-            status: eb.case().when("t.success", "=", true).then(enumValue("succeeded", "DeliveryStatus")).else(enumValue("failed", "DeliveryStatus")).end(),
-            completedAt: now,
-            attemptCount: eb.fn("greatest", ["d.attemptCount", "t.number"]),
-          }))
-          .whereRef("d.id", "=", "t.deliveryId")
-          .where("t.finish", "=", true)
-          .where("d.status", "=", "pending")
-          .returning(["d.id", "d.webhookId", "t.success", "t.count"]),
-      )
-      .with("numbered", (q) =>
-        q
-          .updateTable("WebhookDelivery as d")
-          .from("t")
-          .set((eb) => ({ attemptCount: eb.ref("t.number").$notNull() }))
-          .whereRef("d.id", "=", "t.deliveryId")
-          .whereRef("d.attemptCount", "<", "t.number")
-          .where("d.id", "not in", (eb) => eb.selectFrom("done").select("done.id"))
-          .returning("d.id"),
-      )
-      .with("counted", (q) =>
-        q
-          .updateTable("Webhook as w")
-          .from((eb) =>
-            eb
-              .selectFrom("done")
-              .select((c) => [
-                "done.webhookId",
-                c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", true), "integer").as("succeeded"),
-                c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", false), "integer").as("failed"),
-              ])
-              .where("done.count", "=", true)
-              .groupBy("done.webhookId")
-              .as("c"),
-          )
-          .set((eb) => ({
-            successCount: eb("w.successCount", "+", eb.ref("c.succeeded")),
-            failureCount: eb("w.failureCount", "+", eb.ref("c.failed")),
-            updatedAt: now,
-          }))
-          .whereRef("w.id", "=", "c.webhookId")
-          .returning("w.id"),
-      )
-      .selectFrom("logged")
-      .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("logged")),
-  );
+  await rows(logStatement({ input: JSON.stringify(input), now }));
 }
+
+/** Compiled once (fixedStatement): every step of a delivery run that made attempts sends it. */
+const logStatement = fixedStatement(["input", "now"], ({ input, now }: { input: string; now: string }) =>
+  sql
+    .with("t", (db) =>
+      db
+        .selectFrom(
+          jsonRecordset(input, "r", {
+            id: "uuid",
+            deliveryId: "uuid",
+            number: "int",
+            startedAt: "timestamp",
+            durationMs: "int",
+            statusCode: "int",
+            success: "bool",
+            error: "text",
+            responseBody: "text",
+            finish: "bool",
+            count: "bool",
+          }),
+        )
+        .selectAll(),
+    )
+    .with("logged", (q) =>
+      q
+        .insertInto("WebhookAttempt")
+        .columns(["id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "success", "error", "responseBody"])
+        .expression((eb) =>
+          eb
+            .selectFrom("t")
+            .select((s) => [
+              s.ref("t.id").$notNull().as("id"),
+              s.ref("t.deliveryId").$notNull().as("deliveryId"),
+              s.ref("t.number").$notNull().as("number"),
+              s.ref("t.startedAt").$notNull().as("startedAt"),
+              s.ref("t.durationMs").$notNull().as("durationMs"),
+              "t.statusCode",
+              s.ref("t.success").$notNull().as("success"),
+              "t.error",
+              "t.responseBody",
+            ]),
+        )
+        .returning("id"),
+    )
+    .with("done", (q) =>
+      q
+        .updateTable("WebhookDelivery as d")
+        .from("t")
+        .set((eb) => ({
+          status: eb.case().when("t.success", "=", true).then(enumValue("succeeded", "DeliveryStatus")).else(enumValue("failed", "DeliveryStatus")).end(),
+          completedAt: now,
+          attemptCount: eb.fn("greatest", ["d.attemptCount", "t.number"]),
+        }))
+        .whereRef("d.id", "=", "t.deliveryId")
+        .where("t.finish", "=", true)
+        .where("d.status", "=", "pending")
+        .returning(["d.id", "d.webhookId", "t.success", "t.count"]),
+    )
+    .with("numbered", (q) =>
+      q
+        .updateTable("WebhookDelivery as d")
+        .from("t")
+        .set((eb) => ({ attemptCount: eb.ref("t.number").$notNull() }))
+        .whereRef("d.id", "=", "t.deliveryId")
+        .whereRef("d.attemptCount", "<", "t.number")
+        .where("d.id", "not in", (eb) => eb.selectFrom("done").select("done.id"))
+        .returning("d.id"),
+    )
+    .with("counted", (q) =>
+      q
+        .updateTable("Webhook as w")
+        .from((eb) =>
+          eb
+            .selectFrom("done")
+            .select((c) => [
+              "done.webhookId",
+              c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", true), "integer").as("succeeded"),
+              c.cast<number>(c.fn.countAll().filterWhere("done.success", "=", false), "integer").as("failed"),
+            ])
+            .where("done.count", "=", true)
+            .groupBy("done.webhookId")
+            .as("c"),
+        )
+        .set((eb) => ({
+          successCount: eb("w.successCount", "+", eb.ref("c.succeeded")),
+          failureCount: eb("w.failureCount", "+", eb.ref("c.failed")),
+          updatedAt: now,
+        }))
+        .whereRef("w.id", "=", "c.webhookId")
+        .returning("w.id"),
+    )
+    .selectFrom("logged")
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), "integer").as("logged")),
+);
 
 /**
  * Logs the attempts (logAttemptsTogether). Should the statement for all of them fail on a key
