@@ -45,7 +45,7 @@ export interface SendOptions {
 export async function rows<Q extends Compilable<unknown>>(statement: Q, options: SendOptions = {}): Promise<InferResult<Q>> {
   const { text, values } = compiled(statement);
   if (options.tx) return options.tx.$queryRawUnsafe<InferResult<Q>>(text, ...values);
-  // A fixed statement goes as a prepared statement of that name (lib/db.ts `query`).
+  // A fixed statement marked `prepared` goes as a prepared statement of its name (lib/db.ts `query`).
   const name = (statement as Partial<Prepared>).preparedName;
   return (await query(text, values, name ? { name } : {})) as InferResult<Q>;
 }
