@@ -24,13 +24,22 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** CPU time of a process from /proc/PID/stat (utime + stime, in clock ticks of 10 ms). */
-function cpuMsOf(pid: number | undefined): number {
+/** A process's name and the fields of /proc/PID/stat after it (field 3, the state, first). */
+function procStat(pid: number | string): { name: string; fields: string[] } {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const end = text.lastIndexOf(") ");
+  return { name: text.slice(text.indexOf("(") + 1, end), fields: text.slice(end + 2).split(" ") };
+}
+
+/**
+ * CPU time of a process (utime + stime, in clock ticks of 10 ms); with `children`, also that of its
+ * ended children it waited for (cutime + cstime).
+ */
+function cpuMsOf(pid: number | string | undefined, { children = false } = {}): number {
   if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
-    .replace(/^.*\) /, "")
-    .split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const { fields } = procStat(pid);
+  const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+  return ticks * 10;
 }
 
 /** CPU time every process of the machine has used so far, in ms (the busy fields of /proc/stat). */
@@ -48,10 +57,7 @@ export function postgresCpuMs(): number {
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const [comm, rest] = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ");
-      if (!comm!.endsWith("(postgres")) continue;
-      const fields = rest!.split(" ");
-      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+      if (procStat(pid).name === "postgres") total += cpuMsOf(pid, { children: true }) || 0;
     } catch {
       // The process ended between the listing and the read.
     }
