@@ -34,7 +34,10 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // A trace records a snapshot of the page at every action: about a third of the tier's time
+    // when every test records one (the browser and the runner's CPU). It is recorded for the retry
+    // of a test that failed (CI retries once); locally, `--trace on` records them.
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
   },
   projects: [
