@@ -35,7 +35,21 @@ const loadStatement = fixedStatement(["wanted", "at"], ({ wanted, at }: { wanted
     .innerJoin("WebhookDelivery as d", "d.id", "t.id")
     .innerJoin("Webhook as w", "w.id", "d.webhookId")
     .leftJoin("Event as e", "e.id", "d.eventId")
-    .leftJoin("WebhookAttempt as a", (j) => j.onRef("a.deliveryId", "=", "d.id").onRef("a.number", "=", "t.number"))
+    // This attempt's log row, if an earlier run of the step logged it: one probe of the unique
+    // (delivery, number) index per delivery, as a lateral subquery with a limit so that the plan
+    // cannot turn it into a hash join over a scan of every attempt (which the planner prefers
+    // while the table is small, and which then grows with it).
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("WebhookAttempt as a")
+          .select(["a.success", "a.statusCode", "a.error"])
+          .whereRef("a.deliveryId", "=", "d.id")
+          .whereRef("a.number", "=", "t.number")
+          .limit(1)
+          .as("a"),
+      (j) => j.onTrue(),
+    )
     .leftJoin("Portal as p", (j) => j.onRef("p.id", "=", "e.portalId").onRef("p.orgId", "=", "w.orgId"))
     .select((eb) => [
       "d.id as deliveryId",
