@@ -34,10 +34,11 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL,
-    // A trace records a snapshot of the page at every action: about a third of the tier's time
-    // when every test records one (the browser and the runner's CPU). It is recorded for the retry
-    // of a test that failed (CI retries once); locally, `--trace on` records them.
-    trace: "on-first-retry",
+    // Every test records a trace, kept when it fails: its actions and screencast, without the DOM
+    // snapshot at every action (those cost about a fifth of the tier's time). The screencast
+    // stays: it keeps the headless browser painting frames, and a run without any trace once hung
+    // a click for three minutes on "stable", which waits for requestAnimationFrame.
+    trace: { mode: "retain-on-failure", snapshots: false, screenshots: true, sources: true },
     screenshot: "only-on-failure",
   },
   projects: [
