@@ -35,7 +35,7 @@ export default defineConfig({
   use: {
     baseURL,
     // Every test records a trace, kept when it fails: its actions and screencast, without the DOM
-    // snapshot at every action (those cost about a fifth of the tier's time). The screencast
+    // snapshot at every action (a tenth of the tier's time in a full run). The screencast
     // stays: it keeps the headless browser painting frames, and a run without any trace once hung
     // a click for three minutes on "stable", which waits for requestAnimationFrame.
     trace: { mode: "retain-on-failure", snapshots: false, screenshots: true, sources: true },
