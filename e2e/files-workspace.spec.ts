@@ -49,6 +49,14 @@ async function checkPage(page: Page, name: string): Promise<void> {
 
 let portalUrl = "";
 
+// The names this file's tests give their files and folder, unique to the run: a retry (a new
+// worker) uploads again into the same portal, and lookups by name must find its rows alone.
+const RUN = Date.now().toString(36);
+const LETTER = `Engagement letter ${RUN}.pdf`;
+const LOGO = `Logo ${RUN}.png`;
+const FIRM_LOGO = `Firm logo ${RUN}.png`;
+const FOLDER = `Year end 2026 ${RUN}`;
+
 /**
  * What the CSP blocks of the file features: the upload PUT to storage (connect-src), pdf.js's worker
  * (worker-src), previews' fetches and images. Eval probes are left to e2e/security-headers.spec.ts,
@@ -102,20 +110,20 @@ test("uploads two files at once straight to storage, each with its progress bar 
   await openPortal(page);
   await checkPage(page, "folder");
   await page.getByLabel("Choose files to upload").setInputFiles([
-    { name: "Engagement letter.pdf", mimeType: "application/pdf", buffer: await pdfBytes() },
-    { name: "Logo.png", mimeType: "image/png", buffer: PNG },
+    { name: LETTER, mimeType: "application/pdf", buffer: await pdfBytes() },
+    { name: LOGO, mimeType: "image/png", buffer: PNG },
   ]);
   const uploads = page.getByTestId("upload-row");
   await expect(uploads).toHaveCount(2);
-  for (const name of ["Engagement letter.pdf", "Logo.png"]) {
+  for (const name of [LETTER, LOGO]) {
     const upload = uploads.filter({ hasText: name });
     await expect(upload).toHaveAttribute("data-status", "done", { timeout: 30_000 });
     await expect(upload.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
   }
   await expect(page.getByTestId("toast").filter({ hasText: "2 files uploaded" })).toBeVisible();
-  await expect(row(page, "Engagement letter.pdf")).toBeVisible();
-  await expect(row(page, "Logo.png")).toContainText("PNG");
-  await expect(row(page, "Logo.png")).toContainText("Avery Admin");
+  await expect(row(page, LETTER)).toBeVisible();
+  await expect(row(page, LOGO)).toContainText("PNG");
+  await expect(row(page, LOGO)).toContainText("Avery Admin");
   await checkPage(page, "after-upload");
   expect(csp).toEqual([]);
 });
@@ -131,9 +139,9 @@ test("a too-large or refused file gets a message that names the fix", async ({ p
 test("previews a PDF (its first page is drawn) and an image in the page", async ({ page }) => {
   const csp = await watchCsp(page);
   await openPortal(page);
-  await row(page, "Engagement letter.pdf").getByRole("link", { name: "Engagement letter.pdf" }).click();
+  await row(page, LETTER).getByRole("link", { name: LETTER }).click();
   await expect(page).toHaveURL(/\?file=[0-9a-f-]{36}$/);
-  const dialog = page.getByRole("dialog", { name: "Engagement letter.pdf" });
+  const dialog = page.getByRole("dialog", { name: LETTER });
   // pdf.js runs in its worker (same origin, allowed by worker-src), not on the main thread.
   await expect.poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((r) => r.name.endsWith("/pdf-worker.mjs")))).toBe(true);
   await expect(dialog.getByTestId("pdf-preview")).toHaveAttribute("data-pages", "2");
@@ -151,8 +159,8 @@ test("previews a PDF (its first page is drawn) and an image in the page", async 
   await page.keyboard.press("Escape");
   await expect(page).not.toHaveURL(/\?file=/);
 
-  await row(page, "Logo.png").getByRole("link", { name: "Logo.png" }).click();
-  const image = page.getByRole("dialog", { name: "Logo.png" }).getByTestId("image-preview");
+  await row(page, LOGO).getByRole("link", { name: LOGO }).click();
+  const image = page.getByRole("dialog", { name: LOGO }).getByTestId("image-preview");
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
   await checkPage(page, "preview-image");
@@ -161,18 +169,18 @@ test("previews a PDF (its first page is drawn) and an image in the page", async 
 
 test("downloads through a 5-minute signed URL signed in; signed out and older than 5 minutes refused", async ({ page, browser }) => {
   await openPortal(page);
-  const fileId = new URL((await row(page, "Logo.png").getByRole("link", { name: "Logo.png" }).getAttribute("href"))!, "http://x").searchParams.get("file")!;
+  const fileId = new URL((await row(page, LOGO).getByRole("link", { name: LOGO }).getAttribute("href"))!, "http://x").searchParams.get("file")!;
   const downloadPath = `${portalUrl.replace(/\/folder\/main$/, "")}/file/${fileId}/download`;
 
   // The menu's Download saves the file under its name.
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     (async () => {
-      await openRowActions(page, "Logo.png");
+      await openRowActions(page, LOGO);
       await page.getByRole("menuitem", { name: "Download" }).click();
     })(),
   ]);
-  expect(download.suggestedFilename()).toBe("Logo.png");
+  expect(download.suggestedFilename()).toBe(LOGO);
 
   const res = await page.request.get(downloadPath, { maxRedirects: 0 });
   expect(res.status()).toBe(303);
@@ -200,50 +208,50 @@ test("downloads through a 5-minute signed URL signed in; signed out and older th
 test("creates a folder, renames, moves, deletes (Undo) and restores a file", async ({ page }) => {
   await openPortal(page);
   await page.getByRole("button", { name: "New folder" }).click();
-  await page.getByLabel("Folder name").fill("Year end 2026");
+  await page.getByLabel("Folder name").fill(FOLDER);
   await page.getByRole("button", { name: "Create folder" }).click();
-  await expect(row(page, "Year end 2026")).toBeVisible();
+  await expect(row(page, FOLDER)).toBeVisible();
 
-  await openRowActions(page, "Logo.png");
+  await openRowActions(page, LOGO);
   await page.getByRole("menuitem", { name: "Rename" }).click();
-  await page.getByLabel("New name").fill("Firm logo.png");
+  await page.getByLabel("New name").fill(FIRM_LOGO);
   await page.getByRole("button", { name: "Rename", exact: true }).click();
-  await expect(row(page, "Firm logo.png")).toBeVisible();
-  await expect(row(page, "Logo.png")).toHaveCount(0);
+  await expect(row(page, FIRM_LOGO)).toBeVisible();
+  await expect(row(page, LOGO)).toHaveCount(0);
 
-  await openRowActions(page, "Firm logo.png");
+  await openRowActions(page, FIRM_LOGO);
   await page.getByRole("menuitem", { name: "Move" }).click();
-  const move = page.getByRole("dialog", { name: "Move Firm logo.png" });
+  const move = page.getByRole("dialog", { name: `Move ${FIRM_LOGO}` });
   await checkPage(page, "move-dialog");
-  await move.getByRole("radio", { name: "Year end 2026" }).check();
+  await move.getByRole("radio", { name: FOLDER }).check();
   await move.getByRole("button", { name: "Move here" }).click();
-  await expect(row(page, "Firm logo.png")).toHaveCount(0);
-  await row(page, "Year end 2026").getByRole("link").click();
-  await expect(page.getByTestId("breadcrumbs")).toContainText("Year end 2026");
-  await expect(row(page, "Firm logo.png")).toBeVisible();
+  await expect(row(page, FIRM_LOGO)).toHaveCount(0);
+  await row(page, FOLDER).getByRole("link").click();
+  await expect(page.getByTestId("breadcrumbs")).toContainText(FOLDER);
+  await expect(row(page, FIRM_LOGO)).toBeVisible();
 
   // Delete, then Undo from the toast.
-  await openRowActions(page, "Firm logo.png");
+  await openRowActions(page, FIRM_LOGO);
   await page.getByRole("menuitem", { name: "Delete" }).click();
-  await expect(row(page, "Firm logo.png")).toHaveCount(0);
-  const toast = page.getByTestId("toast").filter({ hasText: "Deleted Firm logo.png" });
+  await expect(row(page, FIRM_LOGO)).toHaveCount(0);
+  const toast = page.getByTestId("toast").filter({ hasText: `Deleted ${FIRM_LOGO}` });
   await toast.getByRole("button", { name: "Undo" }).click();
-  await expect(row(page, "Firm logo.png")).toBeVisible();
+  await expect(row(page, FIRM_LOGO)).toBeVisible();
 
   // Delete again and restore from Recently deleted.
-  await openRowActions(page, "Firm logo.png");
+  await openRowActions(page, FIRM_LOGO);
   await page.getByRole("menuitem", { name: "Delete" }).click();
-  await expect(row(page, "Firm logo.png")).toHaveCount(0);
+  await expect(row(page, FIRM_LOGO)).toHaveCount(0);
   await gotoStreamed(page, `${portalUrl.replace(/\/folder\/main$/, "")}/deleted`);
-  const deleted = page.getByTestId("deleted-row").and(page.locator('[data-name="Firm logo.png"]'));
+  const deleted = page.getByTestId("deleted-row").and(page.locator(`[data-name="${FIRM_LOGO}"]`));
   await expect(deleted).toBeVisible();
   await checkPage(page, "recently-deleted");
-  await deleted.getByRole("button", { name: "Restore Firm logo.png" }).click();
-  await expect(page.getByTestId("toast").filter({ hasText: "Restored Firm logo.png" })).toBeVisible();
+  await deleted.getByRole("button", { name: `Restore ${FIRM_LOGO}` }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: `Restored ${FIRM_LOGO}` })).toBeVisible();
   await expect(deleted).toHaveCount(0);
   await gotoStreamed(page, portalUrl);
-  await row(page, "Year end 2026").getByRole("link").click();
-  await expect(row(page, "Firm logo.png")).toBeVisible();
+  await row(page, FOLDER).getByRole("link").click();
+  await expect(row(page, FIRM_LOGO)).toBeVisible();
 });
 
 test("a member of another organization gets not found for the portal, its preview and its download", async ({ page }) => {
