@@ -162,7 +162,9 @@ function MoveDialog({
                 style={{ paddingLeft: `${0.5 + o.depth * 1}rem` }}
               >
                 <input type="radio" name="parentId" value={o.id} checked={target === o.id} onChange={() => setTarget(o.id)} className="accent-brand" />
-                <span className="truncate">{o.name}</span>
+                <span className="truncate" title={o.name}>
+                  {o.name}
+                </span>
                 {o.id === (entry.parentId ?? "main") ? <span className="text-xs text-fg-subtle">(current)</span> : null}
               </label>
             ))}

@@ -35,7 +35,9 @@ export function FolderTree({
               className={`flex items-center gap-2 rounded-md py-1.5 pr-2 focus-visible:outline-2 focus-visible:outline-brand-ink ${active ? "bg-brand-ink/10 font-medium text-brand-ink" : "text-fg-2 hover:bg-muted"}`}
             >
               <Icon aria-hidden size={16} className="shrink-0" />
-              <span className="truncate">{r.name}</span>
+              <span className="truncate" title={r.name}>
+                {r.name}
+              </span>
             </Link>
           </li>
         );

@@ -71,11 +71,13 @@ export function MessageThread({
                   <li key={f.id} className="flex items-center gap-2" data-testid="message-attachment">
                     <Paperclip aria-hidden className="size-4 shrink-0 text-fg-subtle" />
                     {canDownload ? (
-                      <a href={fileDownloadPath(orgId, portalId, f.id)} className="min-w-0 truncate font-medium text-brand-ink underline">
+                      <a href={fileDownloadPath(orgId, portalId, f.id)} className="min-w-0 truncate font-medium text-brand-ink underline" title={f.name}>
                         {f.name}
                       </a>
                     ) : (
-                      <span className="min-w-0 truncate text-fg">{f.name}</span>
+                      <span className="min-w-0 truncate text-fg" title={f.name}>
+                        {f.name}
+                      </span>
                     )}
                     <span className="shrink-0 text-xs text-fg-muted">{formatSize(f.size)}</span>
                   </li>
