@@ -21,7 +21,13 @@
  * webhook; a burst of 500 delivered with p99 <= 3 s; sustained, >= 0.8x the write rate of the
  * organization without webhooks, every event delivered once.
  *
+ * Then the sustained rounds again with the job functions on an instance of their own (the
+ * deployment docs/performance.md recommends at scale), both instances' CPU counted as the server's.
+ *
  *   BENCH_BUILD=1 npm run build && BENCH_ONLY=event npm run bench
+ *
+ * BENCH_EVENT_WEBHOOKS=1 (or 0, 5) runs one organization's sustained phase alone, for a CPU profile
+ * (BENCH_CPU_PROF); with BENCH_EVENT_JOBS_INSTANCE=1, on the deployment with a job instance.
  */
 import { pathToFileURL } from "node:url";
 
