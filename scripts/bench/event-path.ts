@@ -246,6 +246,15 @@ async function phase(
 
 type Round = { none: PhaseResult; one: PhaseResult; ratio: number };
 
+/** Over the phases: the requests that failed, and whether every event reached every webhook once. */
+function outcomes(phases: Iterable<PhaseResult>): { failed: number; onceEach: boolean } {
+  const all = [...phases];
+  return {
+    failed: all.reduce((n, r) => n + r.failed, 0),
+    onceEach: all.every((r) => r.duplicates === 0 && r.deliveries === r.requests * r.webhooks),
+  };
+}
+
 /**
  * The sustained rounds of the organizations without and with one webhook, alternating; the ratio
  * is the median of the rounds' ratios: a drift of the machine's speed over the run (other tenants,
@@ -291,9 +300,7 @@ async function splitDeploymentRow(receiver: WebhookReceiver): Promise<BenchRow> 
     console.error("event path: requests and job functions on their own instances");
     for (const org of orgs) await phase(app, receiver, org, { amount: WARM_UP });
     const { rounds, median } = await sustainedRounds(app, receiver, orgs, "split deployment");
-    const phases = rounds.flatMap((r) => [r.none, r.one]);
-    const failed = phases.reduce((n, r) => n + r.failed, 0);
-    const onceEach = phases.every((r) => r.duplicates === 0 && r.deliveries === r.requests * r.webhooks);
+    const { failed, onceEach } = outcomes(rounds.flatMap((r) => [r.none, r.one]));
     return {
       work: `Event path, sustained writes (${CONNECTIONS} concurrent, ${SUSTAINED_SECONDS} s), job functions on an instance of their own: 1 webhook vs none`,
       product: `${median.one.rps}/s, ${median.one.deliveries} delivered (p99 ${median.one.deliveryP99Ms} ms, drained ${median.one.drainSeconds} s after), ${median.one.duplicates} twice; server CPU ${median.one.serverCpuPerEventMs} ms per event over both instances, machine ${median.one.machineCpuPerEventMs} ms (ratios ${rounds.map((r) => r.ratio).join(", ")})`,
@@ -365,8 +372,7 @@ async function oneInstanceRows(receiver: WebhookReceiver): Promise<BenchRow[]> {
     const b = (w: number) => results[`burst-${w}`]!;
     const st = (w: number) => results[`steady-${w}`]!;
     const su = (w: number) => results[`sustained-${w}`]!;
-    const failed = [...phases].reduce((n, r) => n + r.failed, 0);
-    const onceEach = [...phases].every((r) => r.duplicates === 0 && r.deliveries === r.requests * r.webhooks);
+    const { failed, onceEach } = outcomes(phases);
     // The CPU target is one webhook's; with five, each event is five deliveries, and the row
     // reports what each adds to the event without a webhook, every delivery made once.
     const cpuRow = (w: number): BenchRow => ({
@@ -376,7 +382,7 @@ async function oneInstanceRows(receiver: WebhookReceiver): Promise<BenchRow[]> {
         (w > 1 ? `; each delivery adds ${((b(w).serverCpuPerEventMs - b(0).serverCpuPerEventMs) / w).toFixed(2)} ms server` : ""),
       anchor: `no webhook: ${b(0).serverCpuPerEventMs} ms server, ${b(0).executorCpuPerEventMs} ms job engine (machine ${b(0).machineCpuPerEventMs} ms)`,
       ratio: null,
-      target: w === 1 ? `<= ${TARGET_CPU_MS} ms` : "each delivery once (measured; the 2 ms target is one webhook's)",
+      target: w === 1 ? `<= ${TARGET_CPU_MS} ms` : `each delivery once (measured; the ${TARGET_CPU_MS} ms target is one webhook's)`,
       met:
         w === 1
           ? b(w).serverCpuPerEventMs <= TARGET_CPU_MS && b(w).failed === 0
