@@ -27,6 +27,26 @@ const state = {
 };
 let orgId = "";
 let token = "";
+/** Whether an accepted write (or the setup) may still have background work running. */
+let unsettled = true;
+
+/**
+ * Waits until the background work of the requests so far has finished: the organization's events
+ * all handed over and the executor idle (a notification's email, for one, lands after its batch
+ * window). The check of a rejected request then sees only what that request did.
+ */
+async function settle(): Promise<void> {
+  const executorUrl = process.env["INNGEST_BASE_URL"];
+  if (!executorUrl) throw new Error("the fuzz server's environment names no executor (INNGEST_BASE_URL)");
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const pending = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "orgId" = $1 AND "dispatchedAt" IS NULL`, [orgId]);
+    const executor = (await (await fetch(`${executorUrl}/_executor/state`)).json()) as { idle: boolean };
+    if (pending.rows[0]!.n === 0 && executor.idle) return;
+    if (Date.now() > deadline) throw new Error(`background work still running after 30 s (${pending.rows[0]!.n} events not handed over, executor idle: ${executor.idle})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const ctx: SchemaContext = { components: (doc.components.schemas ?? {}) as Record<string, JsonSchema>, known: {} };
 
 async function api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -180,11 +200,16 @@ async function send(req: FuzzRequest): Promise<Outcome> {
 
 /** Checks the properties of one request; throws with what went wrong (fast-check adds the seed and the shrunk request). */
 async function check(req: FuzzRequest, options: { jsonErrors: boolean }): Promise<void> {
+  if (unsettled) await settle();
+  unsettled = false;
   const before: OrgState = await state.read(orgId);
   const out = await send(req);
   const where = `${req.method} ${req.path} → ${out.status}`;
   if (out.status >= 500) throw new Error(`${where}: a server error: ${out.text.slice(0, 300)}`);
-  if (out.status < 400) return;
+  if (out.status < 400) {
+    unsettled = req.method !== "GET" && req.method !== "HEAD";
+    return;
+  }
   // 431: Node's HTTP server refuses a request line or headers over 16 KB before Next.js sees it.
   if (options.jsonErrors && out.status !== 431) {
     if (!out.contentType.startsWith("application/json")) throw new Error(`${where}: an error that is not JSON (${out.contentType}): ${out.text.slice(0, 200)}`);

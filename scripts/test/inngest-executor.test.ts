@@ -169,6 +169,7 @@ describe("the executor's waits", () => {
       { name: "test/sleep", data: { id: "b" } },
     ]);
     await executor.waitFor(() => (executor.state().runs.filter((r) => r.steps.length === 0 && r.calls.length > 0).length === 2 ? true : undefined));
+    expect(executor.state().idle, "runs asleep are not idle").toBe(false);
     await client.send({ name: "test/cancel", data: { id: "a" } });
     const runs = await executor.waitFor(() => {
       const rs = executor.state().runs.filter((r) => r.functionId === "exec-test-sleeper");
@@ -178,6 +179,7 @@ describe("the executor's waits", () => {
       ["a", "Cancelled"],
       ["b", "Completed"],
     ]);
+    expect(executor.state().idle).toBe(true);
   });
 
   it("resumes waitForEvent with the matching event", async () => {
@@ -202,6 +204,8 @@ describe("the executor's waits", () => {
       { name: "test/batch", data: { k: "b", n: 10 } },
       { id: "batch-1", name: "test/batch", data: { k: "a", n: 1 } },
     ]);
+    expect(executor.state().runs.filter((r) => r.functionId === "exec-test-batched" && r.events?.length !== 3).length, "partial batches still gathering").toBe(0);
+    expect(executor.state().idle, "a batch still gathering is not idle").toBe(false);
     const runs = await executor.waitFor(() => {
       const rs = executor.state().runs.filter((r) => r.functionId === "exec-test-batched");
       return rs.length === 3 && rs.every((r) => r.status === "Completed") ? rs : undefined;

@@ -83,7 +83,14 @@ export type RunRecord = {
   calls: Array<{ stepId: string; attempt: number; status: number; at: string }>;
 };
 
-export type ExecutorState = { apps: string[]; functions: string[]; events: RecordedEvent[]; runs: RunRecord[] };
+export type ExecutorState = {
+  apps: string[];
+  functions: string[];
+  events: RecordedEvent[];
+  runs: RunRecord[];
+  /** No run queued, running or sleeping, and no batch waiting to start. */
+  idle: boolean;
+};
 
 type Run = RunRecord & {
   fn: FunctionConfig;
@@ -320,6 +327,7 @@ export class InngestExecutor {
       functions: this.functions().map((f) => f.id),
       events: this.events,
       runs: this.runs.map(({ fn: _fn, url: _url, memo: _memo, stack: _stack, cancel: _cancel, queueItem: _qi, ...record }) => record),
+      idle: this.active.size === 0 && this.batches.size === 0,
     };
   }
 
