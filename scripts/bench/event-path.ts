@@ -2,7 +2,8 @@
  * Benchmark: the path an event really takes, as deployed: a write through the API, the outbox,
  * the event relay, the job engine (the local executor standing in for Inngest, in a process of
  * its own so that its CPU is reported apart), the delivery run, and a webhook receiver on
- * loopback answering 200. Three organizations of one server: without webhooks, with one and with
+ * loopback answering 200 (in a process of its own, receiver-process.ts, as a subscriber's server
+ * is not the clients'). Three organizations of one server: without webhooks, with one and with
  * five subscribed webhooks. For each:
  *
  *   burst      500 POST /api/v1/portals at 8 concurrent, then until every delivery has arrived:
@@ -13,8 +14,8 @@
  *              every event delivered exactly once (distinct webhook-id per webhook); three rounds,
  *              the organizations without and with one webhook alternating
  *
- * Each phase reports the CPU per event of the server, the executor, PostgreSQL, this process (load
- * generator and receiver) and the whole machine: on two cores, the machine's CPU per event is what
+ * Each phase reports the CPU per event of the server, the executor, PostgreSQL, this process (the
+ * load generator), the receiver and the whole machine: on two cores, the machine's CPU per event is what
  * bounds the sustained rate.
  *
  * Targets (issue: events at the speed of the API): server CPU per delivered event <= 2 ms with one
@@ -29,12 +30,13 @@
  * BENCH_EVENT_WEBHOOKS=1 (or 0, 5) runs one organization's sustained phase alone, for a CPU profile
  * (BENCH_CPU_PROF); with BENCH_EVENT_JOBS_INSTANCE=1, on the deployment with a job instance.
  */
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import autocannon from "autocannon";
 
-import { startWebhookReceiver, type WebhookReceiver } from "@/lib/webhooks/test-support/webhook-receiver";
-import { machineCpuMs, postgresCpuMs, startBenchApp, type BenchApp } from "./app-server.ts";
+import { benchPort, machineCpuMs, postgresCpuMs, root, startBenchApp, startProcess, type BenchApp, type RunningProcess } from "./app-server.ts";
+import type { Arrival } from "./receiver-process.ts";
 import type { Bench, BenchRow } from "./report.ts";
 
 const BURST = Number(process.env["BENCH_EVENT_BURST"] ?? 500);
@@ -62,7 +64,34 @@ interface Seeded {
   orgs: Org[];
 }
 
-async function seed(receiver: WebhookReceiver): Promise<Seeded> {
+/** The webhook receiver, a process of its own (receiver-process.ts). */
+interface Receiver {
+  url: string;
+  process: RunningProcess;
+  /** Deliveries to the organization's webhooks so far. */
+  count(orgId: string): Promise<number>;
+  /** Those deliveries from the `from`-th on. */
+  arrivals(orgId: string, from: number): Promise<Arrival[]>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child = await startProcess(
+    "receiver",
+    ["--import", "tsx", path.join(root, "scripts/bench/receiver-process.ts")],
+    { ...process.env, RECEIVER_PORT: String(benchPort(21)) },
+    /^ready /,
+  );
+  const url = child.readyLine.trim().split(" ")[1]!;
+  const get = async <T>(query: string): Promise<T> => (await (await fetch(`${url}${query}`)).json()) as T;
+  return {
+    url,
+    process: child,
+    count: (orgId) => get<number>(`/_count?org=${orgId}`),
+    arrivals: (orgId, from) => get<Arrival[]>(`/_arrivals?org=${orgId}&from=${from}`),
+  };
+}
+
+async function seed(receiver: Receiver): Promise<Seeded> {
   const { db } = await import("@/lib/db");
   const { createTestClient, createTestOrg, createTestUser } = await import("@/lib/test-support/fixtures");
   const { issueAccessToken } = await import("@/lib/oauth/access-token");
@@ -90,29 +119,6 @@ async function seed(receiver: WebhookReceiver): Promise<Seeded> {
   return { orgs };
 }
 
-/** A delivery as the receiver saw it. */
-interface Arrival {
-  deliveryId: string;
-  eventId: string;
-  path: string;
-  latencyMs: number;
-}
-
-function arrivalsFor(receiver: WebhookReceiver, orgId: string, from: number): Arrival[] {
-  return receiver.requests
-    .slice(from)
-    .filter((r) => r.path.includes(`/${orgId}/`))
-    .map((r) => {
-      const body = JSON.parse(r.body.toString("utf8")) as { event_id: string; occurred_at: string };
-      return {
-        deliveryId: String(r.headers["webhook-id"] ?? ""),
-        eventId: body.event_id,
-        path: r.path,
-        latencyMs: r.receivedAt.getTime() - Date.parse(body.occurred_at),
-      };
-    });
-}
-
 const pct = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -129,10 +135,10 @@ export async function pendingEvents(orgId: string): Promise<number> {
  * Waits until `expected` deliveries for the organization arrived after `from` (or, without
  * webhooks, until its outbox is handed over and the executor's CPU is still for a second).
  */
-async function drain(app: BenchApp, receiver: WebhookReceiver, org: Org, from: number, expected: number): Promise<number> {
+async function drain(app: BenchApp, receiver: Receiver, org: Org, from: number, expected: number): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const arrived = arrivalsFor(receiver, org.orgId, from).length;
+    const arrived = (await receiver.count(org.orgId)) - from;
     if (org.webhooks > 0 ? arrived >= expected : (await pendingEvents(org.orgId)) === 0) break;
     if (performance.now() - started > DRAIN_TIMEOUT_MS)
       throw new Error(`${org.webhooks} webhooks: ${arrived} of ${expected} deliveries after ${DRAIN_TIMEOUT_MS} ms`);
@@ -178,8 +184,10 @@ interface PhaseResult {
   executorCpuPerEventMs: number;
   /** PostgreSQL's processes. */
   postgresCpuPerEventMs: number;
-  /** This process: the load generator and the webhook receiver. */
+  /** This process: the load generator. */
   benchCpuPerEventMs: number;
+  /** The webhook receiver's process. */
+  receiverCpuPerEventMs: number;
   /** Every process of the machine (the above, the object store and anything else). */
   machineCpuPerEventMs: number;
   deliveries: number;
@@ -200,30 +208,30 @@ function serverCpuMs(app: BenchApp): number {
   return app.server.cpuMs() + (app.jobs?.cpuMs() ?? 0);
 }
 
-/** CPU used so far: server (every instance), executor, PostgreSQL, this process, the machine (ms). */
-function cpuNow(app: BenchApp): number[] {
+/** CPU used so far: server (every instance), executor, PostgreSQL, this process, the machine, the receiver (ms). */
+function cpuNow(app: BenchApp, receiver: Receiver): number[] {
   const own = process.cpuUsage();
-  return [serverCpuMs(app), app.executor!.cpuMs(), postgresCpuMs(), (own.user + own.system) / 1000, machineCpuMs()];
+  return [serverCpuMs(app), app.executor!.cpuMs(), postgresCpuMs(), (own.user + own.system) / 1000, machineCpuMs(), receiver.process.cpuMs()];
 }
 
 async function phase(
   app: BenchApp,
-  receiver: WebhookReceiver,
+  receiver: Receiver,
   org: Org,
   load: { amount?: number; duration?: number; overallRate?: number },
 ): Promise<PhaseResult> {
-  const from = receiver.requests.length;
+  const from = await receiver.count(org.orgId);
   const since = new Date();
-  const cpu0 = cpuNow(app);
+  const cpu0 = cpuNow(app, receiver);
   const r = await creates(app, org, load);
   const failed = r.non2xx + r.errors + r.timeouts;
   // The load generator's last requests may still be answered after it stopped counting.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const requests = await eventsSince(org.orgId, since);
   const drainedMs = await drain(app, receiver, org, from, requests * org.webhooks);
-  const cpu1 = cpuNow(app);
+  const cpu1 = cpuNow(app, receiver);
   const perEvent = (i: number) => +((cpu1[i]! - cpu0[i]!) / requests).toFixed(2);
-  const arrivals = arrivalsFor(receiver, org.orgId, from);
+  const arrivals = await receiver.arrivals(org.orgId, from);
   const distinct = new Set(arrivals.map((a) => `${a.path} ${a.deliveryId}`));
   const latencies = arrivals.map((a) => a.latencyMs);
   return {
@@ -235,6 +243,7 @@ async function phase(
     executorCpuPerEventMs: perEvent(1),
     postgresCpuPerEventMs: perEvent(2),
     benchCpuPerEventMs: perEvent(3),
+    receiverCpuPerEventMs: perEvent(5),
     machineCpuPerEventMs: perEvent(4),
     deliveries: arrivals.length,
     duplicates: arrivals.length - distinct.size,
@@ -260,7 +269,7 @@ function outcomes(phases: Iterable<PhaseResult>): { failed: number; onceEach: bo
  * is the median of the rounds' ratios: a drift of the machine's speed over the run (other tenants,
  * the tables growing) falls on both sides of each round instead of on one organization.
  */
-async function sustainedRounds(app: BenchApp, receiver: WebhookReceiver, orgs: Org[], label: string): Promise<{ rounds: Round[]; median: Round }> {
+async function sustainedRounds(app: BenchApp, receiver: Receiver, orgs: Org[], label: string): Promise<{ rounds: Round[]; median: Round }> {
   const sustained = (webhooks: number) =>
     phase(
       app,
@@ -285,7 +294,7 @@ async function sustainedRounds(app: BenchApp, receiver: WebhookReceiver, orgs: O
  * instances' CPU is the server's. On this one machine the job instance and the executor run at a
  * lower CPU priority (nice 10), standing for the CPUs of their own they have when deployed.
  */
-async function splitDeploymentRow(receiver: WebhookReceiver): Promise<BenchRow> {
+async function splitDeploymentRow(receiver: Receiver): Promise<BenchRow> {
   let s: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_events_split",
@@ -316,18 +325,18 @@ async function splitDeploymentRow(receiver: WebhookReceiver): Promise<BenchRow> 
 }
 
 async function runEventPathBench(): Promise<BenchRow[]> {
-  const receiver = await startWebhookReceiver();
+  const receiver = await startReceiver();
   try {
     const rows = await oneInstanceRows(receiver);
     // BENCH_EVENT_WEBHOOKS (a profile of one case) runs the first deployment only.
     return rows.length === 0 ? rows : [...rows, await splitDeploymentRow(receiver)];
   } finally {
-    await receiver.close();
+    await receiver.process.stop();
   }
 }
 
 /** Every phase on one instance that serves both the requests and the job functions. */
-async function oneInstanceRows(receiver: WebhookReceiver): Promise<BenchRow[]> {
+async function oneInstanceRows(receiver: Receiver): Promise<BenchRow[]> {
   let s: Seeded | undefined;
   const app = await startBenchApp({
     databaseName: "client_portals_bench_events",
