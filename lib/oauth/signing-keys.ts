@@ -60,6 +60,13 @@ async function newPrivatePem(): Promise<string> {
   return exportPKCS8(privateKey);
 }
 
+/** Processes that point at another database (benchmarks, one after another) forget the keys of the last. */
+export function resetSigningKeyCacheForTests(): void {
+  activeCache = undefined;
+  verifyCache = undefined;
+  importedPublicKeys.clear();
+}
+
 /** The key new tokens are signed with; created (or taken from configuration) on first use. */
 export async function getActiveSigningKey(): Promise<ActiveKey> {
   if (activeCache && Date.now() - activeCache.at < CACHE_MS) return activeCache.key;
