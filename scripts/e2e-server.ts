@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   const envFile = process.env["E2E_SERVER_ENV_FILE"];
   // INNGEST_BASE_URL: the local executor, whose GET /_executor/state tells a test when background work is idle.
   const executorUrl = durable?.env["INNGEST_BASE_URL"];
-  if (envFile) writeFileSync(envFile, JSON.stringify({ ...services.env, APP_URL: appUrl, ...(executorUrl ? { INNGEST_BASE_URL: executorUrl } : {}) }), { mode: 0o600 });
+  if (envFile)
+    writeFileSync(envFile, JSON.stringify({ ...services.env, APP_URL: appUrl, ...(executorUrl ? { INNGEST_BASE_URL: executorUrl } : {}) }), { mode: 0o600 });
 
   next = spawn(process.execPath, productionServerArgs(port), {
     cwd: root,

@@ -214,12 +214,7 @@ function cpuNow(app: BenchApp, receiver: Receiver): number[] {
   return [serverCpuMs(app), app.executor!.cpuMs(), postgresCpuMs(), (own.user + own.system) / 1000, machineCpuMs(), receiver.process.cpuMs()];
 }
 
-async function phase(
-  app: BenchApp,
-  receiver: Receiver,
-  org: Org,
-  load: { amount?: number; duration?: number; overallRate?: number },
-): Promise<PhaseResult> {
+async function phase(app: BenchApp, receiver: Receiver, org: Org, load: { amount?: number; duration?: number; overallRate?: number }): Promise<PhaseResult> {
   const from = await receiver.count(org.orgId);
   const since = new Date();
   const cpu0 = cpuNow(app, receiver);
