@@ -30,20 +30,32 @@ let token = "";
 /** Whether an accepted write (or the setup) may still have background work running. */
 let unsettled = true;
 
+/** A run waiting longer than this (a reminder days ahead, on the executor's scaled clock) is not work under way. */
+const SOON_MS = 2_000;
+
 /**
  * Waits until the background work of the requests so far has finished: the organization's events
- * all handed over and the executor idle (a notification's email, for one, lands after its batch
- * window). The check of a rejected request then sees only what that request did.
+ * all handed over, and in the executor no batch gathering and no run queued, calling the app or
+ * waiting for less than SOON_MS (a notification's email, for one, goes out after its batch window).
+ * The check of a rejected request then sees only what that request did.
  */
 async function settle(): Promise<void> {
   const executorUrl = process.env["INNGEST_BASE_URL"];
   if (!executorUrl) throw new Error("the fuzz server's environment names no executor (INNGEST_BASE_URL)");
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const pending = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "orgId" = $1 AND "dispatchedAt" IS NULL`, [orgId]);
-    const executor = (await (await fetch(`${executorUrl}/_executor/state`)).json()) as { idle: boolean };
-    if (pending.rows[0]!.n === 0 && executor.idle) return;
-    if (Date.now() > deadline) throw new Error(`background work still running after 30 s (${pending.rows[0]!.n} events not handed over, executor idle: ${executor.idle})`);
+    const pending = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "orgId" = $1 AND "dispatchedAt" IS NULL`, [orgId])).rows[0]!
+      .n;
+    const executor = (await (await fetch(`${executorUrl}/_executor/state`)).json()) as {
+      gathering: number;
+      runs: Array<{ functionId: string; status: string; wakesAt?: string }>;
+    };
+    const busy = executor.runs.filter((r) => (r.status === "Queued" || r.status === "Running") && !(r.wakesAt && Date.parse(r.wakesAt) > Date.now() + SOON_MS));
+    if (pending === 0 && executor.gathering === 0 && busy.length === 0) return;
+    if (Date.now() > deadline) {
+      const what = `${pending} events not handed over, ${executor.gathering} batches gathering, runs of ${busy.map((r) => r.functionId).join(", ") || "none"}`;
+      throw new Error(`background work still under way after 30 s: ${what}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

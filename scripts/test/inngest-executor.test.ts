@@ -78,6 +78,10 @@ async function setup(checkpointing: boolean, { signs = true, limits = {} as Pick
       const got = await step.waitForEvent("go", { event: "test/go", timeout: "1h", if: "async.data.id == event.data.id" });
       return got ? got.data : null;
     }),
+    client.createFunction({ id: "patient-waiter", triggers: [{ event: "test/wait-long" }] }, async ({ step }) => {
+      const got = await step.waitForEvent("go", { event: "test/go", timeout: "10h", if: "async.data.id == event.data.id" });
+      return got ? got.data : null;
+    }),
     client.createFunction({ id: "nightly", triggers: [{ cron: "17 3 * * *" }] }, async ({ step }) => step.run("sweep", () => "swept")),
     client.createFunction({ id: "one-at-a-time", concurrency: { key: "event.data.k", limit: 1 }, triggers: [{ event: "test/conc" }] }, async ({ step }) =>
       step.run("work", async () => {
@@ -168,8 +172,12 @@ describe("the executor's waits", () => {
       { name: "test/sleep", data: { id: "a" } },
       { name: "test/sleep", data: { id: "b" } },
     ]);
-    await executor.waitFor(() => (executor.state().runs.filter((r) => r.steps.length === 0 && r.calls.length > 0).length === 2 ? true : undefined));
+    await executor.waitFor(() => (executor.state().runs.filter((r) => r.steps.length === 0 && r.wakesAt !== undefined).length === 2 ? true : undefined));
     expect(executor.state().idle, "runs asleep are not idle").toBe(false);
+    // 2 h on the run's clock, 0.72 s in real time here.
+    const wakes = executor.state().runs.map((r) => Date.parse(r.wakesAt ?? "") - Date.now());
+    for (const ms of wakes) expect(ms).toBeGreaterThan(300);
+    for (const ms of wakes) expect(ms).toBeLessThanOrEqual(720);
     await client.send({ name: "test/cancel", data: { id: "a" } });
     const runs = await executor.waitFor(() => {
       const rs = executor.state().runs.filter((r) => r.functionId === "exec-test-sleeper");
@@ -193,6 +201,24 @@ describe("the executor's waits", () => {
       { name: "test/go", data: { id: "x", v: 7 } },
     ]);
     expect(await runOf(executor, "waiter")).toMatchObject({ status: "Completed", output: { id: "x", v: 7 } });
+    expect(executor.state().runs[0]?.wakesAt, "the match ended the wait").toBeUndefined();
+  });
+
+  it("a matched wait's timeout ends with it: another run's wait still gets its event afterwards", async () => {
+    const { executor, client, serveUrl } = await setup(true);
+    await executor.sync(serveUrl);
+    // The waiter times out after 0.36 s real time, the patient one after 3.6 s.
+    await client.send([
+      { name: "test/wait", data: { id: "x" } },
+      { name: "test/wait-long", data: { id: "y" } },
+    ]);
+    await executor.waitFor(() => (executor.state().runs.every((r) => r.wakesAt !== undefined) && executor.state().runs.length === 2 ? true : undefined));
+    await client.send({ name: "test/go", data: { id: "x" } });
+    expect(await runOf(executor, "waiter")).toMatchObject({ status: "Completed", output: { id: "x" } });
+    // Past the moment the first wait's timeout would have ended.
+    await new Promise((r) => setTimeout(r, 600));
+    await client.send({ name: "test/go", data: { id: "y", v: 1 } });
+    expect(await runOf(executor, "patient-waiter")).toMatchObject({ status: "Completed", output: { id: "y", v: 1 } });
   });
 
   it("gathers batches per key: a full batch at once, the rest after the timeout; a repeated event id joins none", async () => {
@@ -204,7 +230,9 @@ describe("the executor's waits", () => {
       { name: "test/batch", data: { k: "b", n: 10 } },
       { id: "batch-1", name: "test/batch", data: { k: "a", n: 1 } },
     ]);
-    expect(executor.state().runs.filter((r) => r.functionId === "exec-test-batched" && r.events?.length !== 3).length, "partial batches still gathering").toBe(0);
+    expect(executor.state().runs.filter((r) => r.functionId === "exec-test-batched" && r.events?.length !== 3).length, "partial batches still gathering").toBe(
+      0,
+    );
     expect(executor.state().idle, "a batch still gathering is not idle").toBe(false);
     const runs = await executor.waitFor(() => {
       const rs = executor.state().runs.filter((r) => r.functionId === "exec-test-batched");

@@ -81,6 +81,8 @@ export type RunRecord = {
   steps: StepRecord[];
   /** One per call request: which step was asked for, with which attempt, and the HTTP status. */
   calls: Array<{ stepId: string; attempt: number; status: number; at: string }>;
+  /** While the run waits (a sleep, a wait for an event, a retry's backoff): when it goes on, in real time. */
+  wakesAt?: string;
 };
 
 export type ExecutorState = {
@@ -88,8 +90,10 @@ export type ExecutorState = {
   functions: string[];
   events: RecordedEvent[];
   runs: RunRecord[];
-  /** No run queued, running or sleeping, and no batch waiting to start. */
+  /** No run queued, running or waiting, and no batch gathering. */
   idle: boolean;
+  /** Batches gathering events, not started yet. */
+  gathering: number;
 };
 
 type Run = RunRecord & {
@@ -328,6 +332,7 @@ export class InngestExecutor {
       events: this.events,
       runs: this.runs.map(({ fn: _fn, url: _url, memo: _memo, stack: _stack, cancel: _cancel, queueItem: _qi, ...record }) => record),
       idle: this.active.size === 0 && this.batches.size === 0,
+      gathering: this.batches.size,
     };
   }
 
@@ -544,20 +549,36 @@ export class InngestExecutor {
       aborted = true;
       for (const abort of abortWaits) abort();
     };
-    const wait = (ms: number) =>
+    /** The real times the run's pending waits end; the earliest is its `wakesAt`. */
+    const wakes = new Set<{ at: number }>();
+    const showWake = () => {
+      if (wakes.size === 0) delete run.wakesAt;
+      else run.wakesAt = new Date(Math.min(...[...wakes].map((w) => w.at))).toISOString();
+      this.changed();
+    };
+    /** Waits `ms` of the run's clock (scaled); `handle.cancel` ends the wait early, as cancelled. */
+    const wait = (ms: number, handle: { cancel?: () => void } = {}) =>
       new Promise<void>((resolve, reject) => {
-        const abort = () => reject(new Cancelled());
-        const timer = setTimeout(
-          () => {
-            abortWaits.delete(abort);
-            resolve();
-          },
-          Math.max(0, ms * this.timeScale),
-        );
-        abortWaits.add(() => {
+        const realMs = Math.max(0, ms * this.timeScale);
+        const wake = { at: Date.now() + realMs };
+        const end = () => {
           clearTimeout(timer);
-          abort();
-        });
+          wakes.delete(wake);
+          abortWaits.delete(abort);
+          showWake();
+        };
+        const abort = () => {
+          end();
+          reject(new Cancelled());
+        };
+        const timer = setTimeout(() => {
+          end();
+          resolve();
+        }, realMs);
+        wakes.add(wake);
+        abortWaits.add(abort);
+        handle.cancel = abort;
+        showWake();
       });
 
     run.status = "Running";
@@ -565,9 +586,9 @@ export class InngestExecutor {
     // that a later sleepUntil (an absolute time the app planned) waits only for the rest.
     let skew = 0;
     /** Waits (scaled) and returns the run-clock milliseconds waited. */
-    const sleepFor = async (value: string) => {
+    const sleepFor = async (value: string, handle?: { cancel?: () => void }) => {
       const ms = Math.max(0, durationMs(value, Date.now() + skew));
-      await wait(ms);
+      await wait(ms, handle);
       skew += ms * (1 - this.timeScale);
       return ms;
     };
@@ -613,18 +634,28 @@ export class InngestExecutor {
           if (op.op === "WaitForEvent") {
             const opts = op.opts as { timeout: string };
             const matched = await new Promise<RecordedEvent | null>((resolve, reject) => {
-              const waiter: Waiter = { run, op, resolve: (e) => done(e) };
-              const done = (e: RecordedEvent | null) => {
+              // The match or the timeout, whichever comes first; a match cancels the timeout.
+              const timeout: { cancel?: () => void } = {};
+              let ended = false;
+              const end = () => {
+                if (ended) return false;
+                ended = true;
                 this.waiters.splice(this.waiters.indexOf(waiter), 1);
-                resolve(e);
+                return true;
+              };
+              const waiter: Waiter = {
+                run,
+                op,
+                resolve: (e) => {
+                  if (!end()) return;
+                  timeout.cancel?.();
+                  resolve(e);
+                },
               };
               this.waiters.push(waiter);
-              sleepFor(opts.timeout).then(
-                () => done(null),
-                (e: unknown) => {
-                  this.waiters.splice(this.waiters.indexOf(waiter), 1);
-                  reject(e);
-                },
+              sleepFor(opts.timeout, timeout).then(
+                () => end() && resolve(null),
+                (e: unknown) => end() && reject(e),
               );
             });
             this.applyOp(run, { ...op, data: matched }, attempt, "executor");
