@@ -34,8 +34,8 @@ const server = createServer((req, res) => {
     const receivedAt = Date.now();
     const org = url.pathname.split("/")[1] ?? "";
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { occurred_at: string };
-    const list = arrivals.get(org) ?? [];
-    if (list.length === 0) arrivals.set(org, list);
+    let list = arrivals.get(org);
+    if (!list) arrivals.set(org, (list = []));
     list.push({ path: url.pathname, deliveryId: String(req.headers["webhook-id"] ?? ""), latencyMs: receivedAt - Date.parse(body.occurred_at) });
     res.writeHead(200, { "content-type": "text/plain" }).end("answered 200");
   });

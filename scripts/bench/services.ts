@@ -2,8 +2,8 @@ import { startTestServices, type TestServices } from "../test/services.ts";
 
 /**
  * Fresh services for one benchmark, and the app's cached configuration, database client, S3
- * client and token signing keys pointed at them: benchmarks run one after another in one process, and each stops its
- * services when it ends.
+ * client and token signing keys pointed at them: benchmarks run one after another in one process,
+ * and each stops its services when it ends.
  */
 export async function startBenchServices(options: { databaseName: string; tmpPrefix: string; env?: Record<string, string> }): Promise<TestServices> {
   const services = await startTestServices({ ...options, durableDatabase: true });

@@ -549,23 +549,18 @@ export class InngestExecutor {
       aborted = true;
       for (const abort of abortWaits) abort();
     };
-    /** The real times the run's pending waits end; the earliest is its `wakesAt`. */
-    const wakes = new Set<{ at: number }>();
-    const showWake = () => {
-      if (wakes.size === 0) delete run.wakesAt;
-      else run.wakesAt = new Date(Math.min(...[...wakes].map((w) => w.at))).toISOString();
-      this.changed();
-    };
-    /** Waits `ms` of the run's clock (scaled); `handle.cancel` ends the wait early, as cancelled. */
+    /**
+     * Waits `ms` of the run's clock (scaled); `handle.cancel` ends the wait early, as cancelled. A
+     * run has one wait at a time (a matched waitForEvent cancels its timeout), shown as `wakesAt`.
+     */
     const wait = (ms: number, handle: { cancel?: () => void } = {}) =>
       new Promise<void>((resolve, reject) => {
         const realMs = Math.max(0, ms * this.timeScale);
-        const wake = { at: Date.now() + realMs };
         const end = () => {
           clearTimeout(timer);
-          wakes.delete(wake);
           abortWaits.delete(abort);
-          showWake();
+          delete run.wakesAt;
+          this.changed();
         };
         const abort = () => {
           end();
@@ -575,10 +570,10 @@ export class InngestExecutor {
           end();
           resolve();
         }, realMs);
-        wakes.add(wake);
         abortWaits.add(abort);
         handle.cancel = abort;
-        showWake();
+        run.wakesAt = new Date(Date.now() + realMs).toISOString();
+        this.changed();
       });
 
     run.status = "Running";
