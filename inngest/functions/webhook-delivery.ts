@@ -5,7 +5,10 @@ import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/webhooks/config";
 
 /** Most deliveries of one webhook in one run. */
 const DELIVERY_BATCH_SIZE = 50;
-/** Attempts of one run out at once; with two runs per webhook, at most ten reach a receiver together. */
+/**
+ * Attempts of one run out at once, sent in waves (each wave once the last has been answered); with
+ * two runs per webhook, at most ten reach a receiver together.
+ */
 const ATTEMPTS_IN_PARALLEL = 5;
 
 type Series = { deliveryId: string; first: number };

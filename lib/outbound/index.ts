@@ -5,3 +5,4 @@ export { type OutboundPolicy, type ResolvedAddress } from "./policy";
 export { outboundRequest, type OutboundResponse } from "./request";
 export { outboundStream } from "./stream";
 export { outboundUpload } from "./upload";
+export { inWaves } from "./waves";

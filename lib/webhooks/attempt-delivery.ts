@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 
-import pLimit from "p-limit";
 
 import { decrypt } from "@/lib/crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { OutboundPolicy } from "@/lib/outbound";
+import { inWaves, type OutboundPolicy } from "@/lib/outbound";
 import { enumValue, fixedStatement, jsonRecordset, rows, sql } from "@/lib/sql";
 import { finishDelivery } from "./finish-delivery";
 import { buildPayload, TEST_EVENT } from "./payload";
@@ -305,7 +304,7 @@ export interface AttemptSettings {
   timeoutMs?: number;
   /** Tests only (default: from the environment). */
   outboundPolicy?: OutboundPolicy;
-  /** Requests out at once (default 5). */
+  /** Requests out at once, sent in waves (lib/outbound/waves.ts; default 5). */
   parallel?: number;
 }
 
@@ -329,7 +328,7 @@ export async function attemptDeliveries(requests: readonly AttemptRequest[], set
     if (plain === undefined) secrets.set(encrypted, (plain = decrypt(encrypted)));
     return plain;
   };
-  const limit = pLimit(settings.parallel ?? 5);
+  const limit = inWaves(settings.parallel ?? 5);
   const made: Made[] = [];
   const settled = await Promise.allSettled(
     requests.map(async (request): Promise<AttemptOutcome> => {

@@ -43,7 +43,7 @@ const BURST = Number(process.env["BENCH_EVENT_BURST"] ?? 500);
 const STEADY_RATE = 100;
 const STEADY_SECONDS = 10;
 const SUSTAINED_SECONDS = 10;
-const SUSTAINED_ROUNDS = 3;
+const SUSTAINED_ROUNDS = Number(process.env["BENCH_EVENT_ROUNDS"] ?? 3);
 const CONNECTIONS = 8;
 const DRAIN_TIMEOUT_MS = 180_000;
 const WEBHOOK_COUNTS = [0, 1, 5] as const;
@@ -352,6 +352,13 @@ async function oneInstanceRows(receiver: Receiver): Promise<BenchRow[]> {
         await phase(app, receiver, org, { amount: WARM_UP });
         console.error(`  ${org.webhooks} webhooks: ${JSON.stringify(await phase(app, receiver, org, { duration: SUSTAINED_SECONDS }))}`);
       }
+      return [];
+    }
+    if (process.env["BENCH_EVENT_ROUNDS_ONLY"] === "1") {
+      const pair = orgs.filter((o) => o.webhooks <= 1);
+      for (const org of pair) await phase(app, receiver, org, { amount: WARM_UP });
+      const { rounds, median } = await sustainedRounds(app, receiver, pair, "sustained");
+      console.error(`  ratios ${rounds.map((r) => r.ratio).join(", ")}: median ${median.ratio}`);
       return [];
     }
     for (const org of orgs) {
