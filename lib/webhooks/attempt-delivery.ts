@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 
-
 import { decrypt } from "@/lib/crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { inWaves, type OutboundPolicy } from "@/lib/outbound";
