@@ -1,9 +1,9 @@
 import type { InferResult } from "kysely";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { fixedStatement, rows, sql, uuidArray } from "@/lib/sql";
-import { deliveryStart, planDeliveries, type PlannedDelivery } from "./plan-deliveries";
+import { deliveryRequestId } from "./types";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
-import { commandEventIds, isEventType, subscribableEventTypes } from "./types";
+import { commandEventIds, isEventType } from "./types";
 
 export type DispatchOptions = {
   /** Most events handed over in one call (one Inngest request). */
@@ -19,7 +19,13 @@ export type DispatchOptions = {
 /**
  * Leases up to `limit` committed, undispatched events (oldest first) until `leaseUntil`, and
  * returns them with whether each has webhooks / a partner / clients to go to now (the envelope's
- * `routes`). Compiled once per shape (fixedStatement): it runs after every write.
+ * `routes`) and its webhook deliveries (D20, D21), made in the same statement: one pending delivery
+ * per enabled webhook of the event's organization subscribed to its type and created no later
+ * than the event. An event's `deliveries` also holds those an earlier hand-off of it made and
+ * nothing attempted yet (a relay that stopped after its claim and before its send), so that a
+ * repeated hand-off starts the same attempt series under the same ids, which the engine
+ * deduplicates; a delivery already under way, finished or redelivered is never started again.
+ * Compiled once per shape (fixedStatement): it runs after every write.
  */
 function claimStatement(p: { leaseUntil: Date; limit: number; orgId?: string }) {
   const pending = sql
@@ -33,35 +39,99 @@ function claimStatement(p: { leaseUntil: Date; limit: number; orgId?: string }) 
     .limit(p.limit)
     .forUpdate()
     .skipLocked();
-  return sql
-    .updateTable("Event")
-    .set({ dispatchLeaseUntil: p.leaseUntil })
-    .where("id", "in", pending)
-    .returning((eb) => [
-      "Event.id",
-      "Event.orgId",
-      "Event.portalId",
-      "Event.type",
-      "Event.data",
-      "Event.occurredAt",
-      "Event.createdAt",
-      eb
-        .exists(
-          eb
-            .selectFrom("Webhook as w")
-            .select("w.id")
-            .whereRef("w.orgId", "=", "Event.orgId")
-            .where("w.enabled", "=", true)
-            .where((w) => w(w.ref("Event.type"), "=", w.fn.any("w.events"))),
-        )
-        .as("webhooks"),
-      eb
-        .exists(eb.selectFrom("PartnerConnection as c").select("c.id").whereRef("c.orgId", "=", "Event.orgId").where("c.status", "=", "connected"))
-        .as("partner"),
-      eb
-        .exists(eb.selectFrom("PortalGuest as g").select("g.id").whereRef("g.portalId", "=", "Event.portalId").where("g.acceptedAt", "is not", null))
-        .as("clients"),
-    ]);
+  return (
+    sql
+      .with("claimed", (db) =>
+        db
+          .updateTable("Event")
+          .set({ dispatchLeaseUntil: p.leaseUntil })
+          .where("id", "in", pending)
+          .returning((eb) => [
+            "Event.id",
+            "Event.orgId",
+            "Event.portalId",
+            "Event.type",
+            "Event.data",
+            "Event.occurredAt",
+            "Event.createdAt",
+            eb
+              .exists(
+                eb
+                  .selectFrom("Webhook as w")
+                  .select("w.id")
+                  .whereRef("w.orgId", "=", "Event.orgId")
+                  .where("w.enabled", "=", true)
+                  .where((w) => w(w.ref("Event.type"), "=", w.fn.any("w.events"))),
+              )
+              .as("webhooks"),
+            eb
+              .exists(eb.selectFrom("PartnerConnection as c").select("c.id").whereRef("c.orgId", "=", "Event.orgId").where("c.status", "=", "connected"))
+              .as("partner"),
+            eb
+              .exists(eb.selectFrom("PortalGuest as g").select("g.id").whereRef("g.portalId", "=", "Event.portalId").where("g.acceptedAt", "is not", null))
+              .as("clients"),
+          ]),
+      )
+      .with("made", (db) =>
+        db
+          .insertInto("WebhookDelivery")
+          .columns(["id", "webhookId", "eventId", "eventType"])
+          .expression((eb) =>
+            eb
+              .selectFrom("claimed as e")
+              .innerJoin("Webhook as w", (j) => j.onRef("w.orgId", "=", "e.orgId"))
+              .select((s) => [s.fn<string>("gen_random_uuid").as("id"), "w.id as webhookId", "e.id as eventId", "e.type as eventType"])
+              .where("e.webhooks", "=", true)
+              .where("w.enabled", "=", true)
+              .where((w) => w(w.ref("e.type"), "=", w.fn.any("w.events")))
+              .whereRef("w.createdAt", "<=", "e.createdAt"),
+          )
+          .onConflict((oc) => oc.columns(["webhookId", "eventId"]).doNothing())
+          .returning(["id", "webhookId", "eventId"]),
+      )
+      // Rows made by an earlier hand-off: the statement's snapshot sees them, not the ones `made`
+      // adds. One probe of the unique (webhook, event) index for each event and webhook of its
+      // organization, as a lateral subquery so that the plan cannot start from the deliveries
+      // instead: no index leads with the event, and while the table is small a scan of the pending
+      // ones looks cheaper to the planner and then costs a walk of the organization's events for
+      // each (seen at 50 ms a hand-off after a few thousand deliveries).
+      .with("planned", (db) =>
+        db
+          .selectFrom("made")
+          .select(["made.id", "made.webhookId", "made.eventId"])
+          .union((eb) =>
+            eb
+              .selectFrom("claimed as e")
+              .innerJoin("Webhook as w", (j) => j.onRef("w.orgId", "=", "e.orgId"))
+              .innerJoinLateral(
+                (lateral) =>
+                  lateral
+                    .selectFrom("WebhookDelivery as d")
+                    .select(["d.id", "d.webhookId", "d.eventId"])
+                    .whereRef("d.webhookId", "=", "w.id")
+                    .whereRef("d.eventId", "=", "e.id")
+                    .where("d.status", "=", "pending")
+                    .where("d.attemptCount", "=", 0)
+                    // One row at most (the pair is unique); the limit also keeps PostgreSQL from
+                    // pulling the subquery up into a plain join.
+                    .limit(1)
+                    .as("d"),
+                (j) => j.onTrue(),
+              )
+              .select(["d.id", "d.webhookId", "d.eventId"])
+              .where("e.webhooks", "=", true),
+          ),
+      )
+      .selectFrom("claimed")
+      .selectAll("claimed")
+      .select((eb) =>
+        eb
+          .selectFrom("planned")
+          .whereRef("planned.eventId", "=", "claimed.id")
+          .select((agg) => agg.fn.jsonAgg("planned").as("d"))
+          .as("deliveries"),
+      )
+  );
 }
 
 const claimAll = fixedStatement(["leaseUntil", "limit"], (p: { leaseUntil: Date; limit: number }) => claimStatement(p));
@@ -100,9 +170,8 @@ const LEASE_MARGIN_MS = 10_000;
  * pending until the lease ends; the next send repeats them with the same Inngest event id (the row
  * id), which Inngest ignores within its 24-hour deduplication window. A failed send records the
  * attempt and error and releases the rows for the next run. Events of rolled-back transactions
- * never exist as rows. Between claim and send, one statement makes the webhook deliveries of the
- * batch's events (planDeliveries), whose starts go in the same send; a repeated hand-off finds
- * the same ones.
+ * never exist as rows. The claim also makes the webhook deliveries of the batch's events, whose
+ * starts go in the same send; a repeated hand-off finds the same ones.
  */
 export async function dispatchPendingEvents(options: DispatchOptions = {}): Promise<{ sent: number; failed: number }> {
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -118,12 +187,9 @@ export async function dispatchPendingEvents(options: DispatchOptions = {}): Prom
   const ids = batch.map((r) => r.id);
 
   try {
-    // The webhook deliveries are made here, with the hand-off, and their attempt series start in
-    // the same send: no fan-out run per event (three calls of the serve endpoint each).
-    const planned = await planDeliveries(batch.filter((r) => r.webhooks && isSubscribable(r.type)).map((r) => r.id));
-    const starts = new Map<string, PlannedDelivery[]>();
-    for (const d of planned) starts.set(d.eventId, [...(starts.get(d.eventId) ?? []), d]);
-    const outgoing = batch.flatMap((row) => [toOutgoingEvent(row), ...(starts.get(row.id) ?? []).map(deliveryStart)]);
+    // The claim made the webhook deliveries; their attempt series start in the same send: no
+    // fan-out run per event (three calls of the serve endpoint each).
+    const outgoing = batch.flatMap((row) => [toOutgoingEvent(row), ...(row.deliveries ?? []).map((d) => deliveryStart(d.id, d.webhookId))]);
     const send = options.send ?? eventSender();
     await withTimeout(send(outgoing), sendTimeoutMs);
   } catch (err) {
@@ -161,8 +227,13 @@ function toOutgoingEvent(row: PendingRow): OutgoingEvent {
   };
 }
 
-function isSubscribable(type: string): boolean {
-  return (subscribableEventTypes as readonly string[]).includes(type);
+/** The start of the attempt series of a delivery the claim made. */
+function deliveryStart(deliveryId: string, webhookId: string): OutgoingEvent {
+  return {
+    id: deliveryRequestId(deliveryId, 1),
+    name: "webhook/delivery.requested",
+    data: { delivery_id: deliveryId, webhook_id: webhookId, first_attempt: 1 },
+  };
 }
 
 function isJsonObject(value: unknown): value is Prisma.JsonObject {
