@@ -4,7 +4,7 @@ import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-
 
 /**
  * The relay makes an event's deliveries itself when it hands the event over, and starts them in
- * the same send (lib/events/plan-deliveries.ts), marking `routes.webhooks` false; this function is
+ * the same send (lib/events/dispatch-pending-events.ts), marking `routes.webhooks` false; this function is
  * for an event handed over without them (`routes.webhooks` true or absent). It does the same:
  * every relayed event of a subscribable type becomes one delivery per enabled webhook of its
  * organization subscribed to it, and each delivery starts its own run of webhook-delivery.
