@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
 
@@ -11,7 +14,10 @@ const required = {
   APP_ENCRYPTION_KEY: "0".repeat(64),
 };
 
+const savedFetch = globalThis.fetch;
+
 afterEach(() => {
+  globalThis.fetch = savedFetch;
   process.env = { ...savedEnv };
   resetEnvForTests();
   vi.resetModules();
@@ -53,5 +59,52 @@ describe("inngest client", () => {
     expect(inngest.mode).toBe("dev");
     expect(inngest.eventBaseUrl).toBe("http://127.0.0.1:8288");
     expect(inngest.apiBaseUrl).toBe("http://127.0.0.1:8288");
+  });
+
+  it("sends events with the fetch a wrapping global fetch keeps as _nextOriginalFetch, not through the wrapper", async () => {
+    const received: unknown[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        received.push(JSON.parse(body));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: ["e-1"], status: 200 }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      // What Next.js does to the global fetch in the server: a wrapper that keeps the original.
+      const wrapped: string[] = [];
+      const wrapper = Object.assign(
+        (input: RequestInfo | URL, init?: RequestInit) => {
+          wrapped.push(String(input));
+          return savedFetch(input, init);
+        },
+        { _nextOriginalFetch: savedFetch },
+      );
+      globalThis.fetch = wrapper as typeof fetch;
+
+      const { resetEnvForTests } = await import("@/lib/env");
+      const { inngest } = await import("@/inngest/client");
+      Object.assign(process.env, required);
+      process.env.INNGEST_DEV = "1";
+      process.env.INNGEST_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resetEnvForTests();
+
+      await expect(inngest.send({ id: "e-1", name: "portal.created", data: { portal_id: "p" } })).resolves.toEqual({ ids: ["e-1"] });
+      expect(received).toEqual([[expect.objectContaining({ id: "e-1", name: "portal.created", data: { portal_id: "p" } })]]);
+      expect(wrapped).toEqual([]);
+
+      // Without a wrapper, the global fetch itself.
+      globalThis.fetch = Object.assign((input: RequestInfo | URL, init?: RequestInit) => {
+        wrapped.push(String(input));
+        return savedFetch(input, init);
+      });
+      await inngest.send({ id: "e-2", name: "portal.created", data: { portal_id: "p" } });
+      expect(wrapped).toHaveLength(1);
+      expect(received).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
