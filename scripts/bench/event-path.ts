@@ -29,6 +29,8 @@
  *
  * BENCH_EVENT_WEBHOOKS=1 (or 0, 5) runs one organization's sustained phase alone, for a CPU profile
  * (BENCH_CPU_PROF); with BENCH_EVENT_JOBS_INSTANCE=1, on the deployment with a job instance.
+ * BENCH_EVENT_ROUNDS_ONLY=1 runs only the sustained rounds on one instance (BENCH_EVENT_ROUNDS of
+ * them, default 3), to compare two builds' ratios in a few minutes.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
