@@ -7,7 +7,7 @@ import { inngestSettings } from "@/inngest/config";
 /**
  * Node's own fetch for the SDK's requests to the engine (the relay's event sends, API calls). In
  * the server, the global fetch is Next.js's wrapper (its data cache, deduplication and tracing
- * spans), which none of these requests use and which was about half of the SDK's CPU per send;
+ * spans), which none of these requests use and which was about two thirds of the SDK's CPU per send;
  * Next.js keeps the function it wrapped as `_nextOriginalFetch`. Looked up per call: Next.js
  * installs its wrapper after this module may have loaded.
  */

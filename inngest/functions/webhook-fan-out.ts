@@ -4,10 +4,10 @@ import { createDeliveriesForEvent, mayHaveDeliveries } from "@/lib/webhooks/fan-
 
 /**
  * The relay makes an event's deliveries itself when it hands the event over, and starts them in
- * the same send (lib/events/dispatch-pending-events.ts), marking `routes.webhooks` false; this function is
- * for an event handed over without them (`routes.webhooks` true or absent). It does the same:
- * every relayed event of a subscribable type becomes one delivery per enabled webhook of its
- * organization subscribed to it, and each delivery starts its own run of webhook-delivery.
+ * the same send (lib/events/dispatch-pending-events.ts), marking `routes.webhooks` false; this
+ * function is for an event handed over without them (`routes.webhooks` true or absent). It does
+ * the same: every relayed event of a subscribable type becomes one delivery per enabled webhook of
+ * its organization subscribed to it, and each delivery starts its own run of webhook-delivery.
  * A repeated run (engine retry, the same event handed over twice) finds the same deliveries
  * (unique per webhook and event) and sends the same event ids, which Inngest deduplicates.
  * It starts only for events the relay found a subscribed webhook for (routedTrigger: an

@@ -1,9 +1,8 @@
 import type { InferResult } from "kysely";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { fixedStatement, rows, sql, uuidArray } from "@/lib/sql";
-import { deliveryRequestId } from "./types";
 import { eventSender, type EventSender, type OutgoingEvent } from "./sender";
-import { commandEventIds, isEventType } from "./types";
+import { commandEventIds, deliveryRequestId, isEventType } from "./types";
 
 export type DispatchOptions = {
   /** Most events handed over in one call (one Inngest request). */

@@ -169,11 +169,12 @@ const envelope = z.object({
    * statement with the claim): a connected partner integration, a guest of the event's portal who
    * accepted the invitation (whom a new request is emailed to), and whether webhook deliveries are
    * still to be made by the fan-out: never, as the relay's claim makes them itself at hand-off
-   * (lib/events/dispatch-pending-events.ts) and the relay sends their starts with the event. The fan-out, the
-   * partner plan and the clients' request notice are triggered only where it is not false (their
-   * triggers' `if`), so an organization without partner, or a portal without clients, starts no
-   * run of them (each run is calls of /api/inngest). Absent only on events relayed by a version
-   * without routes (none was deployed); `clients` absent on events relayed before it.
+   * (lib/events/dispatch-pending-events.ts) and the relay sends their starts with the event. The
+   * fan-out, the partner plan and the clients' request notice are triggered only where it is not
+   * false (their triggers' `if`), so an organization without partner, or a portal without
+   * clients, starts no run of them (each run is calls of /api/inngest). Absent only on events
+   * relayed by a version without routes (none was deployed); `clients` absent on events relayed
+   * before it.
    */
   routes: z.object({ webhooks: z.boolean(), partner: z.boolean(), clients: z.boolean().optional() }).optional(),
 });

@@ -327,7 +327,7 @@ export async function attemptDeliveries(requests: readonly AttemptRequest[], set
     if (plain === undefined) secrets.set(encrypted, (plain = decrypt(encrypted)));
     return plain;
   };
-  const limit = inWaves(settings.parallel ?? 5);
+  const wave = inWaves(settings.parallel ?? 5);
   const made: Made[] = [];
   const settled = await Promise.allSettled(
     requests.map(async (request): Promise<AttemptOutcome> => {
@@ -342,7 +342,7 @@ export async function attemptDeliveries(requests: readonly AttemptRequest[], set
         await finishDelivery({ deliveryId, webhookId: delivery.webhookId, status: "failed", count: false });
         return { outcome: "stopped", reason: "webhook_disabled" };
       }
-      const response = await limit(() => send(delivery, now, settings, secret));
+      const response = await wave(() => send(delivery, now, settings, secret));
       made.push({ deliveryId, number, response, finish: response.success || last, count: counts });
       const { success, statusCode, error } = response;
       return { outcome: success ? "succeeded" : last ? "failed" : "retry", attempt: number, statusCode, error };

@@ -261,6 +261,13 @@ function outcomes(phases: Iterable<PhaseResult>): { failed: number; onceEach: bo
   };
 }
 
+/** The organizations without and with one webhook, each after its unmeasured warm-up creates. */
+async function warmedPair(app: BenchApp, receiver: Receiver, orgs: Org[]): Promise<Org[]> {
+  const pair = orgs.filter((o) => o.webhooks <= 1);
+  for (const org of pair) await phase(app, receiver, org, { amount: WARM_UP });
+  return pair;
+}
+
 /**
  * The sustained rounds of the organizations without and with one webhook, alternating; the ratio
  * is the median of the rounds' ratios: a drift of the machine's speed over the run (other tenants,
@@ -302,9 +309,8 @@ async function splitDeploymentRow(receiver: Receiver): Promise<BenchRow> {
     },
   });
   try {
-    const orgs = s!.orgs.filter((o) => o.webhooks <= 1);
     console.error("event path: requests and job functions on their own instances");
-    for (const org of orgs) await phase(app, receiver, org, { amount: WARM_UP });
+    const orgs = await warmedPair(app, receiver, s!.orgs);
     const { rounds, median } = await sustainedRounds(app, receiver, orgs, "split deployment");
     const { failed, onceEach } = outcomes(rounds.flatMap((r) => [r.none, r.one]));
     return {
@@ -357,8 +363,7 @@ async function oneInstanceRows(receiver: Receiver): Promise<BenchRow[]> {
       return [];
     }
     if (process.env["BENCH_EVENT_ROUNDS_ONLY"] === "1") {
-      const pair = orgs.filter((o) => o.webhooks <= 1);
-      for (const org of pair) await phase(app, receiver, org, { amount: WARM_UP });
+      const pair = await warmedPair(app, receiver, orgs);
       const { rounds, median } = await sustainedRounds(app, receiver, pair, "sustained");
       console.error(`  ratios ${rounds.map((r) => r.ratio).join(", ")}: median ${median.ratio}`);
       return [];
