@@ -4,7 +4,9 @@ import {
   authorizeParamsFrom,
   authorizeQuery,
   authorizeRedirect,
+  authorizeResponse,
   CONSENT_TOKEN_TTL_SECONDS,
+  MAX_AUTHORIZE_LOCATION,
   createConsentToken,
   denialRedirect,
   verifyConsentToken,
@@ -133,5 +135,23 @@ describe("denialRedirect", () => {
     expect(url.searchParams.get("state")).toBe("s-123");
     expect(url.searchParams.get("x")).toBe("1");
     expect(url.searchParams.has("code")).toBe(false);
+  });
+});
+
+describe("authorizeResponse", () => {
+  it("redirects to the target, and answers 414 without a Location when the target is longer than clients read", async () => {
+    const short = authorizeResponse("https://app.example/sign-in?callbackUrl=%2Foauth%2Fauthorize");
+    expect(short.status).toBe(302);
+    expect(short.headers.get("location")).toBe("https://app.example/sign-in?callbackUrl=%2Foauth%2Fauthorize");
+
+    const atLimit = `https://app.example/oauth/error?state=${"x".repeat(MAX_AUTHORIZE_LOCATION - 38)}`;
+    expect(atLimit).toHaveLength(MAX_AUTHORIZE_LOCATION);
+    expect(authorizeResponse(atLimit).status).toBe(302);
+
+    const long = authorizeResponse(`${atLimit}x`);
+    expect(long.status).toBe(414);
+    expect(long.headers.get("location")).toBeNull();
+    expect(long.headers.get("cache-control")).toBe("no-store");
+    expect(await long.text()).toContain("too long");
   });
 });

@@ -58,6 +58,25 @@ export function authorizeRedirect(check: AuthorizeCheck, params: AuthorizeParams
   return `/oauth/consent?${query}`;
 }
 
+/**
+ * The longest Location GET /oauth/authorize answers with. Each target carries the request's
+ * parameters (the sign-in target encodes them a second time), so a request near the server's
+ * 16 KB header limit would come back as a redirect longer than clients and proxies read (Node's
+ * and undici's limit is 16 KB for all response headers; common proxies' buffers are 4-8 KB).
+ */
+export const MAX_AUTHORIZE_LOCATION = 8 * 1024;
+
+/** GET /oauth/authorize's answer: a redirect to `location`, or 414 when it is too long to send. */
+export function authorizeResponse(location: string): Response {
+  if (location.length > MAX_AUTHORIZE_LOCATION) {
+    return new Response("This authorization request is too long. Start again from the application.", {
+      status: 414,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+}
+
 // Consent form token: Next.js already refuses cross-origin server actions; this also ties the form
 // to the signed-in user and to exactly the request shown, so a form rendered for one request or
 // user cannot approve another, and an old form cannot be replayed later; each form is answered once.

@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { currentUser } from "@/lib/auth/session";
 import { env } from "@/lib/env";
 import { checkAuthorizeRequest } from "@/lib/oauth/authorize";
-import { authorizeParamsFrom, authorizeRedirect } from "@/lib/oauth/consent";
+import { authorizeParamsFrom, authorizeRedirect, authorizeResponse } from "@/lib/oauth/consent";
 
 // GET {APP_URL}/oauth/authorize - check the request, then sign-in, consent, or an error (D23).
 
@@ -13,6 +13,5 @@ export async function GET(request: NextRequest): Promise<Response> {
   const check = await checkAuthorizeRequest(params);
   const signedIn = check.kind === "ok" && (await currentUser()) !== null;
   // App-relative targets are made absolute on APP_URL, the one address of the web application.
-  const location = new URL(authorizeRedirect(check, params, signedIn), `${env().APP_URL}/`).toString();
-  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+  return authorizeResponse(new URL(authorizeRedirect(check, params, signedIn), `${env().APP_URL}/`).toString());
 }
