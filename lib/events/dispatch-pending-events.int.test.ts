@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { resetEnvForTests } from "@/lib/env";
 // Loading the Inngest client registers it as the outbox's sender (lib/events/sender.ts).
 import "@/inngest/client";
-import { dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
+import { claimOrg, dispatchPendingEvents } from "@/lib/events/dispatch-pending-events";
 import { recordEvent } from "@/lib/events/record-event";
 import { startInngestReceiver, type InngestReceiver } from "@/lib/events/test-support/inngest-receiver";
 import { eventDataSchemas, relayedEventSchemas, type EventData } from "@/lib/events/types";
@@ -297,21 +297,6 @@ describe("dispatchPendingEvents", () => {
     expect(routes.get(beforeAccepting.id)).toEqual({ webhooks: false, partner: true, clients: false });
     expect(routes.get(withClient.id)).toEqual({ webhooks: false, partner: true, clients: true });
   });
-});
-
-describe("recordEvent", () => {
-  it("rejects data that does not match the event's schema, rolling back the caller's change", async () => {
-    const { orgId, portalId } = await createOrg();
-    const bad = { ...fileUploaded(), size: -1 };
-    await expect(
-      db.$transaction(async (tx) => {
-        await tx.portal.update({ where: { id: portalId }, data: { name: "renamed" } });
-        await recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: bad });
-      }),
-    ).rejects.toThrow();
-    expect(await db.event.count({ where: { orgId } })).toBe(0);
-    expect((await db.portal.findUniqueOrThrow({ where: { id: portalId } })).name).toBe("Events portal");
-  });
 
   it("makes the webhook deliveries at hand-off and starts them in the same send; a hand-off repeated after a failed send starts the same ones", async () => {
     const { orgId, portalId } = await createOrg();
@@ -350,5 +335,50 @@ describe("recordEvent", () => {
     await dispatchPendingEvents({ orgId });
     const again = receiver.events.slice(before).filter((e) => e.name === "webhook/delivery.requested");
     expect(again.map((e) => e.data["delivery_id"])).toEqual([made[1]!.id]);
+  });
+
+  it("claims a batch with one probe of the deliveries per event and webhook, not one per pair of events", async () => {
+    const { orgId, portalId } = await createOrg();
+    await db.webhook.create({
+      data: { orgId, url: "https://hooks.example.com/in", events: ["file.uploaded"], secretEncrypted: "unused", createdAt: new Date(Date.now() - 60_000) },
+    });
+    const events = 100;
+    await recordUploads(orgId, portalId, events);
+    const { sql: text, parameters } = claimOrg({ leaseUntil: new Date(Date.now() + 60_000), limit: events, orgId }).compile();
+    const values = parameters.map((v) => (v instanceof Date ? v.toISOString() : v));
+    type PlanNode = { "Relation Name"?: string; "Actual Loops": number; "Actual Rows": number; Plans?: PlanNode[] };
+    let plan: PlanNode | undefined;
+    // Run for its plan only: the claim and the deliveries it makes are rolled back.
+    await expect(
+      db.$transaction(async (tx) => {
+        const [row] = await tx.$queryRawUnsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, ...values);
+        plan = row!["QUERY PLAN"][0].Plan;
+        throw new Rollback();
+      }),
+    ).rejects.toThrow(Rollback);
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    const all = nodes(plan!);
+    expect(all[0]!["Actual Rows"]).toBe(events);
+    // Every read of WebhookDelivery in the plan (the probe for an earlier hand-off's deliveries):
+    // once per event here, where a subquery per claimed row made it once per pair of events.
+    const probes = all.filter((n) => n["Relation Name"] === "WebhookDelivery").reduce((sum, n) => sum + n["Actual Loops"], 0);
+    expect(probes).toBeGreaterThan(0);
+    expect(probes).toBeLessThanOrEqual(2 * events);
+    expect(await db.webhookDelivery.count({ where: { webhook: { orgId } } })).toBe(0);
+  });
+});
+
+describe("recordEvent", () => {
+  it("rejects data that does not match the event's schema, rolling back the caller's change", async () => {
+    const { orgId, portalId } = await createOrg();
+    const bad = { ...fileUploaded(), size: -1 };
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.portal.update({ where: { id: portalId }, data: { name: "renamed" } });
+        await recordEvent(tx, { orgId, portalId, type: "file.uploaded", data: bad });
+      }),
+    ).rejects.toThrow();
+    expect(await db.event.count({ where: { orgId } })).toBe(0);
+    expect((await db.portal.findUniqueOrThrow({ where: { id: portalId } })).name).toBe("Events portal");
   });
 });

@@ -121,20 +121,26 @@ function claimStatement(p: { leaseUntil: Date; limit: number; orgId?: string }) 
               .where("e.webhooks", "=", true),
           ),
       )
+      // Grouped once and joined, not a subquery per claimed row: PostgreSQL inlines `planned` into
+      // such a subquery and would run its union (and the probes) again for every event.
       .selectFrom("claimed")
-      .selectAll("claimed")
-      .select((eb) =>
-        eb
-          .selectFrom("planned")
-          .whereRef("planned.eventId", "=", "claimed.id")
-          .select((agg) => agg.fn.jsonAgg("planned").as("d"))
-          .as("deliveries"),
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom("planned")
+            .select((agg) => ["planned.eventId", agg.fn.jsonAgg("planned").as("deliveries")])
+            .groupBy("planned.eventId")
+            .as("p"),
+        (j) => j.onRef("p.eventId", "=", "claimed.id"),
       )
+      .selectAll("claimed")
+      .select("p.deliveries")
   );
 }
 
 const claimAll = fixedStatement(["leaseUntil", "limit"], (p: { leaseUntil: Date; limit: number }) => claimStatement(p));
-const claimOrg = fixedStatement(["leaseUntil", "limit", "orgId"], (p: { leaseUntil: Date; limit: number; orgId: string }) => claimStatement(p));
+/** One organization's pending events (tests share a database); exported for its plan's test. */
+export const claimOrg = fixedStatement(["leaseUntil", "limit", "orgId"], (p: { leaseUntil: Date; limit: number; orgId: string }) => claimStatement(p));
 
 /** The batch handed over: sent, released. */
 const markSent = fixedStatement(["ids", "at"], (p: { ids: string[]; at: Date }) =>
