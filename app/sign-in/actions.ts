@@ -6,7 +6,7 @@ import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/serv
 import type { PasswordSignInState } from "@/components/auth/password-sign-in-form";
 import { SecondFactorSignin, signIn, signOut } from "@/lib/auth";
 import { startPasskeySignIn } from "@/lib/auth/passkeys";
-import { safeReturnPath } from "@/lib/auth/safe-return";
+import { safeReturnPath, signInPath } from "@/lib/auth/safe-return";
 
 function back(formData: FormData): string {
   return safeReturnPath(formData.get("callbackUrl"));
@@ -55,7 +55,7 @@ export async function signInWithPasskey(formData: FormData): Promise<void> {
     await signIn("passkey", { passkey: formData.get("passkey"), redirectTo: callbackUrl });
   } catch (e) {
     const reason = e instanceof CredentialsSignin && e.code === "throttled" ? "throttled" : "passkey";
-    if (e instanceof AuthError) redirect(`/sign-in?error=${reason}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    if (e instanceof AuthError) redirect(signInPath(callbackUrl, { error: reason }));
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeReturnPath } from "./safe-return";
+import { MAX_RETURN_PATH, safeReturnPath, signInPath } from "./safe-return";
 
 const APP = "http://localhost:3000";
 const safe = (value: unknown) => safeReturnPath(value, APP);
@@ -70,5 +70,22 @@ describe("safeReturnPath", () => {
   it("refuses paths outside a base path when the app is served under one", () => {
     expect(safeReturnPath("/other", "https://firm.example/portals")).toBe("/");
     expect(safeReturnPath("/portals/org/1", "https://firm.example/portals")).toBe("/portals/org/1");
+  });
+});
+
+describe("signInPath", () => {
+  it("comes back to the path it is given, encoded once, after sign-in's own parameters", () => {
+    expect(signInPath("/org/1?tab=files")).toBe("/sign-in?callbackUrl=%2Forg%2F1%3Ftab%3Dfiles");
+    expect(signInPath("/org/1", { error: "passkey" })).toBe("/sign-in?error=passkey&callbackUrl=%2Forg%2F1");
+  });
+
+  it("leaves out a return path longer than sign-in accepts, which would take the user home anyway", () => {
+    const longest = `/oauth/consent?state=${"s".repeat(MAX_RETURN_PATH - "/oauth/consent?state=".length)}`;
+    expect(safe(longest)).toBe(longest);
+    expect(signInPath(longest)).toBe(`/sign-in?callbackUrl=${encodeURIComponent(longest)}`);
+    const tooLong = `${longest}s`;
+    expect(safe(tooLong)).toBe("/");
+    expect(signInPath(tooLong)).toBe("/sign-in");
+    expect(signInPath(tooLong, { error: "throttled" })).toBe("/sign-in?error=throttled");
   });
 });

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth";
+import { signInPath } from "./safe-return";
 
 export interface SessionUser {
   id: string;
@@ -18,7 +19,7 @@ export async function currentUser(): Promise<SessionUser | null> {
 /** The signed-in user; otherwise a redirect to sign-in that comes back to `returnTo`. */
 export async function requireUser(returnTo = "/"): Promise<SessionUser> {
   const user = await currentUser();
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!user) redirect(signInPath(returnTo));
   return user;
 }
 

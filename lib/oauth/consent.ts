@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
+import { signInPath } from "@/lib/auth/safe-return";
 import { safeEqual, sha256Hex } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -54,7 +55,7 @@ export function authorizeRedirect(check: AuthorizeCheck, params: AuthorizeParams
   if (check.kind === "redirect_error") {
     return redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state });
   }
-  if (!signedIn) return `/sign-in?callbackUrl=${encodeURIComponent(`/oauth/authorize?${query}`)}`;
+  if (!signedIn) return signInPath(`/oauth/authorize?${query}`);
   return `/oauth/consent?${query}`;
 }
 

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { InviteFormState } from "@/components/invite/accept-forms";
 import { signIn, signOut } from "@/lib/auth";
+import { signInPath } from "@/lib/auth/safe-return";
 import { currentUser } from "@/lib/auth/session";
 import { acceptInvitationAsNewUser, acceptInvitationAsUser } from "@/lib/guests/accept-invitation";
 import { guestPortalPath } from "@/lib/links";
@@ -31,7 +32,7 @@ export const createAccountAndAccept = formAction(
 /** The signed-in user accepts an invitation sent to their address and lands on the portal. */
 export const acceptAsSignedIn = formAction({ input: tokenForm }, async ({ token }): Promise<InviteFormState> => {
   const user = await currentUser();
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(invitePath(token))}`);
+  if (!user) redirect(signInPath(invitePath(token)));
   const accepted = await acceptInvitationAsUser({ token, userId: user.id });
   redirect(guestPortalPath(accepted.orgId, accepted.portalId));
 });

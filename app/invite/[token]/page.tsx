@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { AcceptForm, CreateAccountForm } from "@/components/invite/accept-forms";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { signInPath } from "@/lib/auth/safe-return";
 import { currentUser } from "@/lib/auth/session";
 import { MIN_PASSWORD_LENGTH } from "@/lib/guests/accept-invitation";
 import { findInvitation } from "@/lib/guests/find-invitation";
@@ -50,7 +51,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         ) : view.hasPassword ? (
           <div className="space-y-4">
             <p>An account exists for {view.email}. Sign in to accept the invitation.</p>
-            <Link className="underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>
+            <Link className="underline" href={signInPath(returnTo)}>
               Sign in to accept
             </Link>
           </div>

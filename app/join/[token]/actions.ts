@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { InviteFormState } from "@/components/invite/accept-forms";
 import { signIn, signOut } from "@/lib/auth";
+import { signInPath } from "@/lib/auth/safe-return";
 import { currentUser } from "@/lib/auth/session";
 import { acceptMemberInvitationAsNewUser, acceptMemberInvitationAsUser } from "@/lib/members/member-invitations";
 import { formAction } from "@/lib/web/org-action";
@@ -29,7 +30,7 @@ export const createAccountAndJoin = formAction(
 /** The signed-in user joins with an invitation sent to their address. */
 export const joinAsSignedIn = formAction({ input: tokenForm }, async ({ token }): Promise<InviteFormState> => {
   const user = await currentUser();
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(joinPath(token))}`);
+  if (!user) redirect(signInPath(joinPath(token)));
   const joined = await acceptMemberInvitationAsUser({ token, userId: user.id });
   redirect(`/org/${joined.orgId}`);
 });

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AcceptForm, CreateAccountForm } from "@/components/invite/accept-forms";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { signInPath } from "@/lib/auth/safe-return";
 import { currentUser } from "@/lib/auth/session";
 import { findMemberInvitation, MIN_PASSWORD_LENGTH } from "@/lib/members/member-invitations";
 import { createAccountAndJoin, joinAsSignedIn, signOutForJoin } from "./actions";
@@ -54,7 +55,7 @@ export default async function JoinPage({ params }: { params: Promise<{ token: st
           ) : view.hasPassword ? (
             <div className="space-y-4">
               <p>An account exists for {view.email}. Sign in to join.</p>
-              <Link className="text-brand-ink underline" href={`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`}>
+              <Link className="text-brand-ink underline" href={signInPath(returnTo)}>
                 Sign in to join
               </Link>
             </div>

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect, RedirectType } from "next/navigation";
+import { signInPath } from "@/lib/auth/safe-return";
 import { currentUser } from "@/lib/auth/session";
 import { authorizeParamsFrom, authorizeQuery, decideConsent } from "@/lib/oauth/consent";
 
@@ -9,7 +10,7 @@ export async function consentAction(formData: FormData): Promise<void> {
   const params = authorizeParamsFrom(formData);
   const user = await currentUser();
   // Signed out in another tab since the form was shown: sign in again, then see the form again.
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/oauth/consent?${authorizeQuery(params)}`)}`);
+  if (!user) redirect(signInPath(`/oauth/consent?${authorizeQuery(params)}`));
   const target = await decideConsent({
     userId: user.id,
     params,
