@@ -60,10 +60,10 @@ export function authorizeRedirect(check: AuthorizeCheck, params: AuthorizeParams
 }
 
 /**
- * The longest Location GET /oauth/authorize answers with. Each target carries the request's
- * parameters (the sign-in target encodes them a second time), so a request near the server's
- * 16 KB header limit would come back as a redirect longer than clients and proxies read (Node's
- * and undici's limit is 16 KB for all response headers; common proxies' buffers are 4-8 KB).
+ * The longest Location GET /oauth/authorize answers with. The consent and error targets carry the
+ * request's parameters (the sign-in target only up to signInPath's limit), so a request near the
+ * server's 16 KB header limit would come back as a redirect longer than clients and proxies read
+ * (Node's and undici's limit is 16 KB for all response headers; common proxies' buffers are 4-8 KB).
  */
 export const MAX_AUTHORIZE_LOCATION = 8 * 1024;
 
