@@ -425,6 +425,10 @@ async function checkOpenDialog(page: Page, name: string): Promise<void> {
   expectNoCspViolation(page, `${name}'s dialog`);
 }
 
+// The tests of this file need nothing from one another: they run in whichever worker is free
+// (each worker has a server of its own), so the two halves of the admin's pages run side by side.
+test.describe.configure({ mode: "parallel" });
+
 test("pages without a session: every size, no CSP violation, axe", async ({ page }) => {
   test.setTimeout(240_000);
   await watchCsp(page);
@@ -528,57 +532,47 @@ test("pages opened from an email's or an app's link: password reset, a guest's a
   }
 });
 
-test("every page and dialog an admin sees: every size, no CSP violation, axe", async ({ page }) => {
-  test.setTimeout(1_800_000);
+/**
+ * An admin signed in, with what the admin pages below show made as a user makes it: a portal with
+ * everything that made pages overflow (seedCrowdedPortal), removed with whatever `cleanUp` adds.
+ */
+async function adminPagesSetup(
+  page: Page,
+): Promise<{ org: string; orgId: string; portal: string; portalBase: string; portalId: string; crowded: { portalId: string; remove: () => Promise<void> } }> {
   await watchCsp(page);
   const { org, portal } = await signedIn(page, "admin@demo.test");
   await expect(page).toHaveTitle("Portals · Client Portals");
   const orgId = org.split("/")[2]!;
   const portalBase = portal.replace(/\/folder\/main$/, "");
   const crowded = await seedCrowdedPortal(orgId);
+  return { org, orgId, portal, portalBase, portalId: portalBase.split("/")[4]!, crowded };
+}
+
+/** Each page's checks at every size, then each dialog it opens (see checkPage, checkDialogs). */
+async function checkAdminPages(page: Page, pages: [string, string][]): Promise<void> {
+  for (const [name, path] of pages) {
+    await page.goto(path);
+    await checkPage(page, name);
+    // The preview is a dialog over the folder: the folder's own dialogs are checked on admin-portal.
+    if (name === "admin-file-preview") await checkOpenDialog(page, name);
+    else await checkDialogs(page, name, name === "admin-portal-tasks" ? eachTaskType : name === "admin-portal-guests" ? invitePermissions : undefined);
+  }
+}
+
+test("every page and dialog an admin sees outside a portal: every size, no CSP violation, axe", async ({ page }) => {
+  test.setTimeout(900_000);
+  const { org, orgId, portalId, crowded } = await adminPagesSetup(page);
   try {
-    const crowdedBase = `${org}/vault/${crowded.portalId}`;
-    const portalId = portalBase.split("/")[4]!;
-    const taskId = await withDb(
-      async (db) => (await db.query<{ id: string }>(`SELECT id FROM "Task" WHERE "portalId" = $1 AND "deletedAt" IS NULL LIMIT 1`, [portalId])).rows[0]?.id,
-    );
-    // A file of the portal to preview, in its folder.
-    const file = await withDb(
-      async (db) =>
-        (
-          await db.query<{ id: string; parentId: string | null }>(
-            `SELECT id, "parentId" FROM "FileEntry" WHERE "portalId" = $1 AND NOT "isFolder" AND "deletedAt" IS NULL ORDER BY name LIMIT 1`,
-            [portalId],
-          )
-        ).rows[0]!,
-    );
-    // What the pages below show, made as a user makes it: a bulk request to this portal (its
-    // guest gets the task) and the crowded one (no guest: skipped), a webhook, a message.
+    // A bulk request to a portal with a guest (it gets the task) and to the crowded one (no guest:
+    // skipped), and a webhook.
     const portalName = (await withDb((db) => db.query<{ name: string }>(`SELECT name FROM "Portal" WHERE id = $1`, [portalId]))).rows[0]!.name;
     const bulkId = await sendBulkRequest(page, org, [portalName, LONG_PORTAL_NAME]);
     const webhookId = await addWebhook(page, org);
-    await gotoStreamed(page, `${portalBase}/messages`);
-    await page.waitForLoadState("networkidle");
-    await page.getByLabel("Your message").fill("Thank you for the statements. The draft accounts follow next week.");
-    await page.getByRole("button", { name: "Send message" }).click();
-    await expect(page.getByTestId("message").filter({ hasText: "The draft accounts follow next week." })).toBeVisible();
-    const pages: [string, string][] = [
+    await checkAdminPages(page, [
       ["admin-portals", org],
       ["admin-inbox", `${org}/inbox`],
       ["admin-requests", `${org}/requests`],
       ["admin-bulk-request", `${org}/requests/${bulkId}`],
-      ["admin-portal", portal],
-      ["admin-file-preview", `${portalBase}/folder/${file.parentId ?? "main"}?file=${file.id}`],
-      ["admin-portal-tasks", `${portalBase}/tasks`],
-      ...(taskId ? ([["admin-task", `${portalBase}/tasks/${taskId}`]] as [string, string][]) : []),
-      ["admin-portal-messages", `${portalBase}/messages`],
-      ["admin-portal-guests", `${portalBase}/guests`],
-      ["admin-portal-history", `${portalBase}/history`],
-      ["admin-portal-deleted", `${portalBase}/deleted`],
-      ["admin-portal-settings", `${portalBase}/settings`],
-      ["admin-crowded-files", `${crowdedBase}/folder/main`],
-      ["admin-crowded-history", `${crowdedBase}/history`],
-      ["admin-crowded-settings", `${crowdedBase}/settings`],
       ["admin-profile", `${org}/settings/profile`],
       ["admin-members", `${org}/settings/members`],
       ["admin-workflow-states", `${org}/settings/workflow-states`],
@@ -592,14 +586,56 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
       ["admin-sessions", "/account/sessions"],
       ["admin-two-factor", "/account/two-factor"],
       ["admin-not-found", `${org}/no-such-page`],
-    ];
-    for (const [name, path] of pages) {
-      await page.goto(path);
-      await checkPage(page, name);
-      // The preview is a dialog over the folder: the folder's own dialogs are checked on admin-portal.
-      if (name === "admin-file-preview") await checkOpenDialog(page, name);
-      else await checkDialogs(page, name, name === "admin-portal-tasks" ? eachTaskType : name === "admin-portal-guests" ? invitePermissions : undefined);
-    }
+    ]);
+  } finally {
+    await crowded.remove();
+    // The demo organization is shared with the tests after this one in its worker: no webhook, no bulk task.
+    await withDb(async (db) => {
+      await db.query(`DELETE FROM "Webhook" WHERE "orgId" = $1 AND url = $2`, [orgId, WEBHOOK_URL]);
+      await db.query(`UPDATE "Task" SET "deletedAt" = now() WHERE "orgId" = $1 AND title = $2`, [orgId, BULK_TITLE]);
+    });
+  }
+});
+
+test("every page and dialog an admin sees in a portal: every size, no CSP violation, axe", async ({ page }) => {
+  test.setTimeout(900_000);
+  const { org, portal, portalBase, portalId, crowded } = await adminPagesSetup(page);
+  try {
+    const crowdedBase = `${org}/vault/${crowded.portalId}`;
+    const taskId = await withDb(
+      async (db) => (await db.query<{ id: string }>(`SELECT id FROM "Task" WHERE "portalId" = $1 AND "deletedAt" IS NULL LIMIT 1`, [portalId])).rows[0]?.id,
+    );
+    // A file of the portal to preview, in its folder.
+    const file = await withDb(
+      async (db) =>
+        (
+          await db.query<{ id: string; parentId: string | null }>(
+            `SELECT id, "parentId" FROM "FileEntry" WHERE "portalId" = $1 AND NOT "isFolder" AND "deletedAt" IS NULL ORDER BY name LIMIT 1`,
+            [portalId],
+          )
+        ).rows[0]!,
+    );
+    // A message, sent as a member sends one.
+    await gotoStreamed(page, `${portalBase}/messages`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Your message").fill("Thank you for the statements. The draft accounts follow next week.");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.getByTestId("message").filter({ hasText: "The draft accounts follow next week." })).toBeVisible();
+    taskTypesChecked = 0;
+    await checkAdminPages(page, [
+      ["admin-portal", portal],
+      ["admin-file-preview", `${portalBase}/folder/${file.parentId ?? "main"}?file=${file.id}`],
+      ["admin-portal-tasks", `${portalBase}/tasks`],
+      ...(taskId ? ([["admin-task", `${portalBase}/tasks/${taskId}`]] as [string, string][]) : []),
+      ["admin-portal-messages", `${portalBase}/messages`],
+      ["admin-portal-guests", `${portalBase}/guests`],
+      ["admin-portal-history", `${portalBase}/history`],
+      ["admin-portal-deleted", `${portalBase}/deleted`],
+      ["admin-portal-settings", `${portalBase}/settings`],
+      ["admin-crowded-files", `${crowdedBase}/folder/main`],
+      ["admin-crowded-history", `${crowdedBase}/history`],
+      ["admin-crowded-settings", `${crowdedBase}/settings`],
+    ]);
     expect(taskTypesChecked, "New task was opened at every size and each of its types checked").toBe(SIZES.length);
 
     // The crowded portal's files table at the laptop size: the long name is cut short inside its
@@ -674,11 +710,6 @@ test("every page and dialog an admin sees: every size, no CSP violation, axe", a
     await expect(page.getByTestId("history-row").filter({ hasText: `Uploaded “${LONG_FILE_NAME}”` })).toHaveCount(1);
   } finally {
     await crowded.remove();
-    // The demo organization is shared with the specs after this one: no webhook, no bulk task.
-    await withDb(async (db) => {
-      await db.query(`DELETE FROM "Webhook" WHERE "orgId" = $1 AND url = $2`, [orgId, WEBHOOK_URL]);
-      await db.query(`UPDATE "Task" SET "deletedAt" = now() WHERE "orgId" = $1 AND title = $2`, [orgId, BULK_TITLE]);
-    });
   }
 });
 
