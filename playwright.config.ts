@@ -4,16 +4,26 @@ import path from "node:path";
 
 import { defineConfig, devices } from "@playwright/test";
 
-const port = Number(process.env["E2E_PORT"] ?? 3100);
+/**
+ * E2E_WORKERS workers (default 1; `npm test` runs 2), each with a production server of its own on
+ * fresh services: worker i talks to the server on E2E_PORT + i, with its own database and bucket,
+ * so specs in two workers never see each other's rows. Playwright sets TEST_PARALLEL_INDEX (0 up
+ * to workers - 1, kept by the worker that replaces one that stopped) before a worker loads this
+ * file; the runner itself has none and uses the first server.
+ */
+const workers = Math.max(1, Math.floor(Number(process.env["E2E_WORKERS"] ?? 1)) || 1);
+const firstPort = Number(process.env["E2E_PORT"] ?? 3100);
+const port = firstPort + Number(process.env["TEST_PARALLEL_INDEX"] ?? 0);
 // localhost, like APP_URL in scripts/e2e-server.ts (which says why): the browser must use the
 // same host as the links and redirects the app makes.
-const baseURL = `http://localhost:${port}`;
+const origin = (serverPort: number) => `http://localhost:${serverPort}`;
 const ci = !!process.env["CI"];
 /**
  * Where scripts/e2e-server.ts writes its environment (DATABASE_URL, S3_*), one file per port, for
- * specs that seed rows or look into storage; set on process.env so the specs' workers see it too.
+ * specs that seed rows or look into storage; set on process.env for the specs (e2e/server-env.ts).
  */
-process.env["E2E_SERVER_ENV_FILE"] ??= path.join(os.tmpdir(), `cp-e2e-server-env-${port}.json`);
+const serverEnvFile = (serverPort: number) => path.join(os.tmpdir(), `cp-e2e-server-env-${serverPort}.json`);
+process.env["E2E_SERVER_ENV_FILE"] = serverEnvFile(port);
 
 // Debian's Chromium where installed (CI installs it, see .ci/run): Playwright's own browser
 // download is not available here. The headless shell first (package chromium-headless-shell): it
@@ -26,22 +36,25 @@ export default defineConfig({
   testDir: "e2e",
   // The durable tier has its own server profile and config (playwright.durable.config.ts).
   testIgnore: [/e2e[\\/]durable[\\/]/],
-  // One server, one database, 2 CPU cores: tests run one at a time and may build on shared data.
-  workers: 1,
+  // A spec file runs in one worker, its tests in order, and may build on what its earlier tests
+  // made; files are handed to whichever worker is free, so none may count on another file's rows.
+  workers,
   fullyParallel: false,
   retries: ci ? 1 : 0,
   forbidOnly: ci,
-  timeout: 60_000,
+  // A bound for a hung test, not a speed target: the longest stories (a request sent back and
+  // accepted, the signing order, members) take 40-60 s with two workers sharing two cores.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // The JSON report is what scripts/test.ts counts tests from.
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
-    baseURL,
-    // Every test records a trace, kept when it fails: its actions and screencast, without the DOM
-    // snapshot at every action (a tenth of the tier's time in a full run). The screencast
-    // stays: it keeps the headless browser painting frames, and a run without any trace once hung
-    // a click for three minutes on "stable", which waits for requestAnimationFrame.
-    trace: { mode: "retain-on-failure", snapshots: false, screenshots: true, sources: true },
+    baseURL: origin(port),
+    // A test that fails is run again with a trace: its actions and screencast, without the DOM
+    // snapshot at every action (a tenth of the tier's time in a full run). A trace on every first
+    // run, kept only on failure, cost 14% of the tier's time (the screencast's frames, encoded by
+    // the browser and written by the worker) for the few runs that fail.
+    trace: { mode: "on-first-retry", snapshots: false, screenshots: true, sources: true },
     screenshot: "only-on-failure",
   },
   projects: [
@@ -66,12 +79,12 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The production build on fresh services (see scripts/e2e-server.ts); the build itself is
-    // made beforehand (`npm test` runs `npm run build` before this tier).
+  // One server per worker: the production build on fresh services (see scripts/e2e-server.ts); the
+  // build itself is made beforehand (`npm test` runs `npm run build` before this tier).
+  webServer: Array.from({ length: workers }, (_, i) => ({
     command: "node --conditions=react-server --import tsx scripts/e2e-server.ts",
-    url: `${baseURL}/sign-in`,
-    env: { E2E_PORT: String(port), E2E_SERVER_ENV_FILE: process.env["E2E_SERVER_ENV_FILE"] },
+    url: `${origin(firstPort + i)}/sign-in`,
+    env: { E2E_PORT: String(firstPort + i), E2E_SERVER_ENV_FILE: serverEnvFile(firstPort + i) },
     // Migrations and the seed take a while on a slow machine.
     timeout: 180_000,
     // Always a server for this run's build and a fresh database, unless asked otherwise.
@@ -80,5 +93,5 @@ export default defineConfig({
     stderr: "pipe",
     // SIGTERM lets the server stop PostgreSQL/S3 and remove its temporary directory.
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-  },
+  })),
 });

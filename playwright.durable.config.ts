@@ -12,6 +12,8 @@ export default defineConfig({
   ...base,
   testDir: "e2e/durable",
   testIgnore: [],
+  // One server, with the executor and SMTP sink its specs drive through a control API.
+  workers: 1,
   // The budget for these specs together; each waits on real runs, not on fixed sleeps.
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: "test-results/playwright-durable.json" }]],

@@ -116,6 +116,9 @@ const STEPS: Step[] = [
     title: "End-to-end tests (playwright test)",
     command: process.execPath,
     args: [bin("@playwright/test/cli.js"), "test"],
+    // Two workers, each with a server of its own (playwright.config.ts): the tier waits on the
+    // browser, timers and the network as much as it computes, and one worker left a core idle.
+    env: { E2E_WORKERS: "2" },
     // playwright.config.ts writes this next to its list output.
     count: (exitCode) => countPlaywright(playwrightReport("e2e"), exitCode),
   },
