@@ -116,6 +116,7 @@ async function embedFonts(doc: PDFDocument): Promise<Fonts> {
     regular: await doc.embedFont(StandardFonts.Helvetica),
     bold: await doc.embedFont(StandardFonts.HelveticaBold),
     script: await doc.embedFont(StandardFonts.TimesRomanBoldItalic),
+    mono: await doc.embedFont(StandardFonts.Courier),
   };
 }
 
@@ -171,6 +172,11 @@ function certificateRows(record: SigningRecord, appearance: SignatureAppearance,
   ];
 }
 
+/** A hex digest (SHA-256 and the like) as the certificate page shows it. */
+const HEX_DIGEST = /^[0-9a-f]{32,128}$/;
+/** Below this size a digest is cut into lines like any other unbreakable value. */
+const MIN_DIGEST_SIZE = 6;
+
 /** The rows as label/value lines from `top` down, then the note on the signature. */
 function drawRecord(page: PDFPage, fonts: Fonts, top: number, rows: [string, string][]) {
   const margin = 56;
@@ -180,6 +186,15 @@ function drawRecord(page: PDFPage, fonts: Fonts, top: number, rows: [string, str
   let y = top;
   for (const [label, value] of rows) {
     page.drawText(label, { x: margin, y, size: 10, font: fonts.bold, color: TEXT });
+    // A digest is read and compared character by character: whole, on one line, in a fixed-width
+    // face, at the largest size up to 10 pt that fits (64 hex characters in Helvetica at 10 pt are
+    // up to 356 pt wide, more than an A4 page's 353 pt column).
+    const digestSize = HEX_DIGEST.test(value) ? Math.min(10, valueWidth / fonts.mono.widthOfTextAtSize(value, 1)) : 0;
+    if (digestSize >= MIN_DIGEST_SIZE) {
+      page.drawText(value, { x: margin + labelWidth, y, size: digestSize, font: fonts.mono, color: TEXT });
+      y -= 14 + 6;
+      continue;
+    }
     for (const line of wrap(fonts.regular, 10, drawable(fonts.regular, value), valueWidth)) {
       // Unbreakable values (a hash, a long user agent) are cut to the width, character by character.
       let text = line;
@@ -274,6 +289,8 @@ interface Fonts {
   bold: PDFFont;
   /** Standard fonts hold no script face: the typed signature uses Times Bold Italic. */
   script: PDFFont;
+  /** Digests. */
+  mono: PDFFont;
 }
 
 async function loadOriginal(original: Uint8Array): Promise<PDFDocument> {
