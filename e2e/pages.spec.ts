@@ -533,12 +533,10 @@ test("pages opened from an email's or an app's link: password reset, a guest's a
 });
 
 /**
- * An admin signed in, with what the admin pages below show made as a user makes it: a portal with
- * everything that made pages overflow (seedCrowdedPortal), removed with whatever `cleanUp` adds.
+ * An admin signed in, and a portal with everything that made pages overflow (seedCrowdedPortal),
+ * which the caller removes.
  */
-async function adminPagesSetup(
-  page: Page,
-): Promise<{ org: string; orgId: string; portal: string; portalBase: string; portalId: string; crowded: { portalId: string; remove: () => Promise<void> } }> {
+async function adminPagesSetup(page: Page) {
   await watchCsp(page);
   const { org, portal } = await signedIn(page, "admin@demo.test");
   await expect(page).toHaveTitle("Portals · Client Portals");

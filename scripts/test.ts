@@ -116,8 +116,8 @@ const STEPS: Step[] = [
     title: "End-to-end tests (playwright test)",
     command: process.execPath,
     args: [bin("@playwright/test/cli.js"), "test"],
-    // Two workers, each with a server of its own (playwright.config.ts): the tier waits on the
-    // browser, timers and the network as much as it computes, and one worker left a core idle.
+    // Two workers, each with a server of its own (playwright.config.ts): one worker kept the two
+    // cores 61% busy, waiting on the browser, timers and the network (docs/development.md).
     env: { E2E_WORKERS: "2" },
     // playwright.config.ts writes this next to its list output.
     count: (exitCode) => countPlaywright(playwrightReport("e2e"), exitCode),

@@ -196,7 +196,7 @@ function drawRecord(page: PDFPage, fonts: Fonts, top: number, rows: [string, str
       continue;
     }
     for (const line of wrap(fonts.regular, 10, drawable(fonts.regular, value), valueWidth)) {
-      // Unbreakable values (a hash, a long user agent) are cut to the width, character by character.
+      // Other unbreakable values (a long user agent or email) are cut to the width, character by character.
       let text = line;
       while (text.length > 1 && fonts.regular.widthOfTextAtSize(text, 10) > valueWidth) {
         const cut = Math.max(1, Math.floor(text.length * (valueWidth / fonts.regular.widthOfTextAtSize(text, 10))));
