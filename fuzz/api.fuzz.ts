@@ -117,6 +117,15 @@ const idempotencyKey = fc.option(
   { nil: undefined },
 );
 
+/**
+ * A generated value as a client would put it in a query string: a scalar as its text, an object or
+ * array as JSON. String() would throw on an object whose own `toString` or `valueOf` is not a
+ * function, which JSON values such as {"toString": 0} are.
+ */
+function asQueryText(value: unknown): string {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+}
+
 function requestFor(path: string, method: string, op: OpenApiOperation): fc.Arbitrary<FuzzRequest> {
   const params = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === "path");
@@ -138,7 +147,7 @@ function requestFor(path: string, method: string, op: OpenApiOperation): fc.Arbi
         ...queryParams.map((p) =>
           fc.option(
             fc.oneof(
-              { weight: 3, arbitrary: arbitraryFor((p.schema ?? {}) as JsonSchema, ctx, p.name).map((v) => encodeURIComponent(toWellFormed(String(v)))) },
+              { weight: 3, arbitrary: arbitraryFor((p.schema ?? {}) as JsonSchema, ctx, p.name).map((v) => encodeURIComponent(toWellFormed(asQueryText(v)))) },
               { weight: 1, arbitrary: queryValue },
             ),
             { nil: undefined, freq: 2 },
