@@ -17,8 +17,5 @@ export default defineConfig({
   // The budget for these specs together; each waits on real runs, not on fixed sleeps.
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: "test-results/playwright-durable.json" }]],
-  // Its own folder, which Playwright empties at the start: npm test runs other tiers beside this
-  // one, whose reports are in test-results/.
-  outputDir: "test-results/durable",
   webServer: { ...webServer, env: { ...webServer.env, E2E_PROFILE: "durable" } },
 });

@@ -1,7 +1,6 @@
 /**
  * `npm test`: every check the project has, in order, stopping at the first failure (typecheck and
- * lint side by side; durable then client beside zapier then fuzz; each printed when all beside it
- * have ended):
+ * lint side by side, each printed when both have ended):
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
@@ -60,16 +59,10 @@ interface Step {
   /** For test tiers: reads the runner's report after the run (exit code: whether it failed). */
   count?: (exitCode: number) => Counts;
   /**
-   * Steps next to each other with the same `together` run side by side (on a machine with two
-   * cores or more), their output shown one after the other when all have ended.
+   * Steps next to each other with the same `together` run side by side (each single-threaded, on a
+   * machine with two cores or more), their output shown one after the other when all have ended.
    */
   together?: string;
-  /**
-   * Within a `together` batch, steps with the same lane run one after another, in their order, and
-   * a step's failure leaves the rest of its lane unrun; lanes run side by side. A step without a
-   * lane is a lane of its own.
-   */
-  lane?: string;
 }
 
 const vitestReport = (project: string): string => path.join(reports, `vitest-${project}.json`);
@@ -105,14 +98,6 @@ function vitest(id: string, title: string, project: string, alsoProjects: string
   };
 }
 
-/**
- * The tiers after e2e, each against a server of its own on its own port, in two lanes side by side:
- * one at a time, they kept the two cores 54-72% busy (waiting on their servers, the executor's
- * timers and the network); two lanes of about two minutes each instead of five and a half in a row.
- */
-const SERVED_LANE_A = { together: "served", lane: "a" } as const;
-const SERVED_LANE_B = { together: "served", lane: "b" } as const;
-
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"], together: "static" },
@@ -143,7 +128,6 @@ const STEPS: Step[] = [
     command: process.execPath,
     args: [bin("@playwright/test/cli.js"), "test", "-c", "playwright.durable.config.ts"],
     count: (exitCode) => countPlaywright(playwrightReport("durable"), exitCode),
-    ...SERVED_LANE_A,
   },
   {
     id: "zapier-deps",
@@ -152,7 +136,6 @@ const STEPS: Step[] = [
     args: ["ci", "--no-audit", "--no-fund"],
     cwd: zapierApp,
     skip: zapierInstallCurrent,
-    ...SERVED_LANE_B,
   },
   {
     id: "zapier",
@@ -166,17 +149,11 @@ const STEPS: Step[] = [
       `--outputFile.json=${vitestReport("zapier")}`,
     ],
     cwd: zapierApp,
-    // Its own port: the durable tier's server, beside it, is on E2E_PORT.
-    env: { NEXT_TELEMETRY_DISABLED: "1", ZAPIER_E2E_PORT: "3164" },
-    count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
-    ...SERVED_LANE_B,
-  },
-  {
-    ...vitest("client", "Typed client tests (vitest --project client, against the production build)", "client"),
     env: { NEXT_TELEMETRY_DISABLED: "1" },
-    ...SERVED_LANE_A,
+    count: (exitCode) => countVitest(vitestReport("zapier"), exitCode),
   },
-  { ...vitest("fuzz", "Fuzz tests (vitest --project fuzz, against the production build)", "fuzz"), env: { NEXT_TELEMETRY_DISABLED: "1" }, ...SERVED_LANE_B },
+  { ...vitest("client", "Typed client tests (vitest --project client, against the production build)", "client"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
+  { ...vitest("fuzz", "Fuzz tests (vitest --project fuzz, against the production build)", "fuzz"), env: { NEXT_TELEMETRY_DISABLED: "1" } },
 ];
 
 // Tier names on the command line, and the steps each needs.
@@ -276,8 +253,6 @@ function run(step: Step, output?: Buffer[]): Promise<{ exitCode: number; seconds
   });
 }
 
-type Started = { skipped: string } | { output: Buffer[] | undefined; result: Promise<{ exitCode: number; seconds: number }> };
-
 function header(text: string): void {
   const line = "=".repeat(Math.max(60, text.length + 8));
   process.stdout.write(`\n${line}\n=== ${text}\n${line}\n`);
@@ -301,10 +276,7 @@ async function main(): Promise<void> {
     const first = index;
     index += batch.length;
 
-    // Each lane's steps one after another, the lanes side by side: a step starts when the one
-    // before it in its lane has ended, and is not run when that one failed.
-    const start = (step: Step, failedBefore: string | undefined): Started => {
-      if (failedBefore) return { skipped: `not run: ${failedBefore} failed before it` };
+    const runs = batch.map((step) => {
       const skipped = step.skip?.();
       if (skipped) return { skipped };
       if (step.count) {
@@ -317,31 +289,12 @@ async function main(): Promise<void> {
       }
       const output: Buffer[] = [];
       return { output, result: run(step, output) };
-    };
-    const lanes = new Map<string, Step[]>();
-    for (const step of batch) lanes.set(step.lane ?? step.id, [...(lanes.get(step.lane ?? step.id) ?? []), step]);
-    // Each step's start, resolved once it has ended.
-    const runs = new Map<Step, Promise<Started>>();
-    for (const lane of lanes.values()) {
-      let failedBefore: Promise<string | undefined> = Promise.resolve(undefined);
-      for (const step of lane) {
-        const ended = failedBefore.then(async (failed) => {
-          const started = start(step, failed);
-          return { started, failed: "skipped" in started ? failed : (await started.result).exitCode === 0 ? undefined : step.id };
-        });
-        runs.set(
-          step,
-          ended.then((e) => e.started),
-        );
-        failedBefore = ended.then((e) => e.failed);
-      }
-    }
-    if (batch.length > 1)
-      process.stdout.write(`\nRunning side by side: ${[...lanes.values()].map((lane) => lane.map((s) => s.id).join(" then ")).join("; ")}\n`);
+    });
+    if (batch.length > 1) process.stdout.write(`\nRunning side by side: ${batch.map((s) => s.id).join(", ")}\n`);
 
     let failed = false;
     for (const [i, step] of batch.entries()) {
-      const started = await runs.get(step)!;
+      const started = runs[i]!;
       if (batch.length > 1 || "skipped" in started) header(`[${first + i + 1}/${steps.length}] ${step.title}`);
       if ("skipped" in started) {
         process.stdout.write(`skipped: ${started.skipped}\n`);
