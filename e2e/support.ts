@@ -112,10 +112,10 @@ export async function saveScreenshot(target: Page | Locator, file: string, optio
  * (resultTypes): the passing and inapplicable rules are not detailed node by node, which on a
  * long page costs more than the checks themselves.
  *
- * axe-core is injected into each frame of the document once and run there (`axe.run`, which reaches
- * same-origin frames itself). @axe-core/playwright's builder sent and evaluated the whole axe-core
- * source on every run and finished each in a new blank page: 1-2 s a run against 0.1-0.2 s, and
- * over half of the end-to-end tier's page checks.
+ * axe-core is injected into each frame of a document once and run there (`axe.run`, which reaches
+ * same-origin frames itself), not through @axe-core/playwright, whose builder sends and evaluates
+ * the whole axe-core source on every run and finishes each run in a new blank page: 1-2 s a run
+ * against 0.1-0.2 s.
  */
 export async function seriousAxeFindings(page: Page, { include, rules }: { include?: string; rules?: string[] } = {}): Promise<string[]> {
   for (const frame of page.frames()) {
