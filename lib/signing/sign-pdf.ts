@@ -192,20 +192,20 @@ function drawRecord(page: PDFPage, fonts: Fonts, top: number, rows: [string, str
     const digestSize = HEX_DIGEST.test(value) ? Math.min(10, valueWidth / fonts.mono.widthOfTextAtSize(value, 1)) : 0;
     if (digestSize >= MIN_DIGEST_SIZE) {
       page.drawText(value, { x: margin + labelWidth, y, size: digestSize, font: fonts.mono, color: TEXT });
-      y -= 14 + 6;
-      continue;
-    }
-    for (const line of wrap(fonts.regular, 10, drawable(fonts.regular, value), valueWidth)) {
-      // Other unbreakable values (a long user agent or email) are cut to the width, character by character.
-      let text = line;
-      while (text.length > 1 && fonts.regular.widthOfTextAtSize(text, 10) > valueWidth) {
-        const cut = Math.max(1, Math.floor(text.length * (valueWidth / fonts.regular.widthOfTextAtSize(text, 10))));
-        page.drawText(text.slice(0, cut), { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
-        text = text.slice(cut);
+      y -= 14;
+    } else {
+      for (const line of wrap(fonts.regular, 10, drawable(fonts.regular, value), valueWidth)) {
+        // Other unbreakable values (a long user agent or email) are cut to the width, character by character.
+        let text = line;
+        while (text.length > 1 && fonts.regular.widthOfTextAtSize(text, 10) > valueWidth) {
+          const cut = Math.max(1, Math.floor(text.length * (valueWidth / fonts.regular.widthOfTextAtSize(text, 10))));
+          page.drawText(text.slice(0, cut), { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
+          text = text.slice(cut);
+          y -= 14;
+        }
+        page.drawText(text, { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
         y -= 14;
       }
-      page.drawText(text, { x: margin + labelWidth, y, size: 10, font: fonts.regular, color: TEXT });
-      y -= 14;
     }
     y -= 6;
   }
