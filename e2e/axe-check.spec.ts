@@ -3,7 +3,8 @@ import { seriousAxeFindings } from "./support";
 
 // The accessibility check every page spec relies on finds what it is meant to find: on a planted
 // page, the violations of the whole document, of one part of it (include), of named rules alone,
-// in a same-origin frame, and again after the page has been replaced by another.
+// in a same-origin frame, and again after the page has been replaced by another; and a title that
+// comes late or never.
 
 const PLANTED = `<!doctype html><html lang="en"><head><title>Planted</title></head><body>
   <main>
@@ -38,4 +39,16 @@ test("axe findings: the whole page, one part of it, named rules, a frame, and af
   expect(await seriousAxeFindings(page)).toEqual([]);
   await planted(page, PLANTED);
   expect(await seriousAxeFindings(page, { rules: ["image-alt"] })).toEqual(["image-alt (critical): img"]);
+});
+
+test("axe findings: a title that comes late is waited for; a page that never has one is reported", async ({ page }) => {
+  // As when Next streams a page's metadata again after a refresh: the title comes after the body.
+  await planted(
+    page,
+    `<!doctype html><html lang="en"><head></head><body><main><h1>Late</h1></main>
+    <script>setTimeout(() => { document.title = "Late"; }, 700);</script></body></html>`,
+  );
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await planted(page, `<!doctype html><html lang="en"><head></head><body><main><h1>Untitled</h1></main></body></html>`);
+  expect(await seriousAxeFindings(page)).toEqual(["document-title (serious): html"]);
 });
