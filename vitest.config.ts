@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
@@ -12,6 +14,30 @@ const exclude = ["**/node_modules/**", "**/.next/**", "e2e/**", "lib/generated/*
  * instances on one database, a second PostgreSQL): the "integration-load" project.
  */
 const LOAD_TESTS = ["scripts/test/contention.int.test.ts", "scripts/test/two-instances.int.test.ts", "scripts/lib/embedded.int.test.ts"];
+
+/** The repository's files whose names end with `suffix`, relative to the root (dependencies, build output and data left out). */
+function filesEndingWith(suffix: string, dir = ""): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.posix.join(dir, entry.name);
+    if (entry.isDirectory())
+      return [".git", "node_modules", ".next", ".data", "dist", "lib/generated"].includes(relative) || entry.name === "node_modules"
+        ? []
+        : filesEndingWith(suffix, relative);
+    return entry.name.endsWith(suffix) ? [relative] : [];
+  });
+}
+
+/**
+ * Integration test files that replace a module or a global for themselves (vi.mock, a spy, a stubbed
+ * variable, fake timers, a fresh module registry): the "integration-isolated" project, each file
+ * in a process of its own. The others share their worker's process and module graph, one file
+ * after another (isolate: false): importing the application's modules again for every file was
+ * two fifths of the tier's time, and each file's first statements paid again for a cold client.
+ * What one file could leave behind for the next is restored by integration-env.ts (process.env)
+ * and by each file's own teardown (servers, receivers, clients it swapped in).
+ */
+const MODULE_SWAPS = /\bvi\.(mock|doMock|spyOn|stubEnv|stubGlobal|useFakeTimers|resetModules)\(/;
+const ISOLATED_TESTS = filesEndingWith(".int.test.ts").filter((file) => MODULE_SWAPS.test(readFileSync(path.join(root, file), "utf8")));
 
 export default defineConfig({
   resolve: {
@@ -46,7 +72,7 @@ export default defineConfig({
           name: "integration",
           environment: "node",
           include: ["**/*.int.test.ts"],
-          exclude: [...exclude, ...LOAD_TESTS],
+          exclude: [...exclude, ...LOAD_TESTS, ...ISOLATED_TESTS],
           globalSetup: ["scripts/test/global-setup.ts"],
           setupFiles: ["scripts/test/integration-env.ts"],
           // Two files at a time, each worker on a database and a bucket of its own (global-setup.ts),
@@ -54,7 +80,26 @@ export default defineConfig({
           // leaves a third of them idle while it waits on PostgreSQL, S3 and timers.
           fileParallelism: true,
           maxWorkers: 2,
+          isolate: false,
           // Real servers and migrations on a slow machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The integration tests that swap a module or a global (ISOLATED_TESTS): each file in a
+          // fresh process, on the same databases, after the others.
+          name: "integration-isolated",
+          environment: "node",
+          include: ISOLATED_TESTS,
+          exclude: [...exclude, ...LOAD_TESTS],
+          globalSetup: ["scripts/test/global-setup.ts"],
+          setupFiles: ["scripts/test/integration-env.ts"],
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -72,7 +117,7 @@ export default defineConfig({
           setupFiles: ["scripts/test/integration-env.ts"],
           fileParallelism: false,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -7,7 +7,8 @@
  *   3. lint         eslint (Next.js rules and the import boundaries), prettier --check and knip
  *   4. unit         vitest --project unit
  *   5. integration  vitest --project integration, two files at a time (a fresh database and bucket
- *                   each, see scripts/test/), then --project integration-load alone
+ *                   each, see scripts/test/), then --project integration-isolated (the files that
+ *                   swap a module or a global), then --project integration-load alone
  *   6. build        npm run build (next build, and the server compiled to dist/)
  *   7. e2e          playwright test (the build from step 6 on fresh services)
  *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
@@ -103,7 +104,10 @@ const STEPS: Step[] = [
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"], together: "static" },
   { id: "lint", title: "Lint (npm run lint: eslint, prettier --check, knip)", command: "npm", args: ["run", "--silent", "lint"], together: "static" },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
-  vitest("integration", "Integration tests (vitest --project integration --project integration-load)", "integration", ["integration-load"]),
+  vitest("integration", "Integration tests (vitest --project integration --project integration-isolated --project integration-load)", "integration", [
+    "integration-isolated",
+    "integration-load",
+  ]),
   {
     id: "build",
     title: "Production build (npm run build: next build and the compiled server)",
