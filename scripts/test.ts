@@ -1,10 +1,11 @@
 /**
  * `npm test`: every check the project has, in order, stopping at the first failure (typecheck and
- * lint side by side, each printed when both have ended):
+ * the two halves of lint side by side, each printed when all three have ended):
  *
  *   1. generate     Prisma client (npm run db:generate)
  *   2. typecheck    tsc --noEmit
- *   3. lint         eslint (Next.js rules and the import boundaries), prettier --check and knip
+ *   3. lint         eslint (Next.js rules and the import boundaries); then prettier --check, knip
+ *                   and the folder-cycle check (npm run lint's two halves, side by side)
  *   4. unit         vitest --project unit
  *   5. integration  vitest --project integration, two files at a time (a fresh database and bucket
  *                   each, see scripts/test/), then --project integration-isolated (the files that
@@ -102,7 +103,16 @@ function vitest(id: string, title: string, project: string, alsoProjects: string
 const STEPS: Step[] = [
   { id: "generate", title: "Prisma client (npm run db:generate)", command: "npm", args: ["run", "--silent", "db:generate"] },
   { id: "typecheck", title: "Typecheck (tsc --noEmit)", command: process.execPath, args: [bin("typescript/bin/tsc"), "--noEmit"], together: "static" },
-  { id: "lint", title: "Lint (npm run lint: eslint, prettier --check, knip)", command: "npm", args: ["run", "--silent", "lint"], together: "static" },
+  // npm run lint in two halves, side by side with the typecheck: one after the other they left the
+  // two cores a quarter idle.
+  { id: "lint-code", title: "Lint, code (npm run lint:code: eslint)", command: "npm", args: ["run", "--silent", "lint:code"], together: "static" },
+  {
+    id: "lint-files",
+    title: "Lint, files (npm run lint:files: prettier --check, knip, folder cycles)",
+    command: "npm",
+    args: ["run", "--silent", "lint:files"],
+    together: "static",
+  },
   vitest("unit", "Unit tests (vitest --project unit)", "unit"),
   vitest("integration", "Integration tests (vitest --project integration --project integration-isolated --project integration-load)", "integration", [
     "integration-isolated",
@@ -171,7 +181,7 @@ const TIERS: Record<string, string[]> = {
   client: ["generate", "build", "client"],
   fuzz: ["generate", "build", "fuzz"],
   typecheck: ["generate", "typecheck"],
-  lint: ["generate", "lint"],
+  lint: ["generate", "lint-code", "lint-files"],
   build: ["generate", "build"],
 };
 
