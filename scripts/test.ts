@@ -10,7 +10,8 @@
  *   5. integration  vitest --project integration, two files at a time (a fresh database and bucket
  *                   each, see scripts/test/), then --project integration-isolated (the files that
  *                   swap a module or a global), then --project integration-load alone
- *   6. build        npm run build (next build, and the server compiled to dist/)
+ *   6. build        npm run build:app (next build, and the server compiled to dist/; npm run build
+ *                   without the generate of step 1)
  *   7. e2e          playwright test (the build from step 6 on fresh services)
  *   8. durable      playwright test -c playwright.durable.config.ts: the same build with the local
  *                   Inngest executor and an SMTP sink (webhook deliveries, email, reminders)
@@ -120,9 +121,10 @@ const STEPS: Step[] = [
   ]),
   {
     id: "build",
-    title: "Production build (npm run build: next build and the compiled server)",
+    // npm run build without its db:generate: every tier that builds generates first.
+    title: "Production build (npm run build:app: next build and the compiled server)",
     command: "npm",
-    args: ["run", "--silent", "build"],
+    args: ["run", "--silent", "build:app"],
     env: { NEXT_TELEMETRY_DISABLED: "1" },
   },
   {
