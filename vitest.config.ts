@@ -15,14 +15,11 @@ const exclude = ["**/node_modules/**", "**/.next/**", "e2e/**", "lib/generated/*
  */
 const LOAD_TESTS = ["scripts/test/contention.int.test.ts", "scripts/test/two-instances.int.test.ts", "scripts/lib/embedded.int.test.ts"];
 
-/** The repository's files whose names end with `suffix`, relative to the root (dependencies, build output and data left out). */
+/** The repository's files whose names end with `suffix`, relative to the root (dependencies and hidden folders left out). */
 function filesEndingWith(suffix: string, dir = ""): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory())
-      return [".git", "node_modules", ".next", ".data", "dist", "lib/generated"].includes(relative) || entry.name === "node_modules"
-        ? []
-        : filesEndingWith(suffix, relative);
+    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : filesEndingWith(suffix, relative);
     return entry.name.endsWith(suffix) ? [relative] : [];
   });
 }
@@ -32,7 +29,7 @@ function filesEndingWith(suffix: string, dir = ""): string[] {
  * variable, fake timers, a fresh module registry): the "integration-isolated" project, each file
  * in a process of its own. The others share their worker's process and module graph, one file
  * after another (isolate: false): importing the application's modules again for every file was
- * two fifths of the tier's time, and each file's first statements paid again for a cold client.
+ * a quarter of the tier's CPU, and each file's first statements paid again for a cold client.
  * What one file could leave behind for the next is restored by integration-env.ts (process.env)
  * and by each file's own teardown (servers, receivers, clients it swapped in).
  */
